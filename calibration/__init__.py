@@ -1,0 +1,1 @@
+"""Calibration: the printed sheet, teaching a tile set, and table/colour calibration."""

@@ -1,0 +1,1 @@
+"""Bite Night: Moon tiles, Rendezvous cards, the rendezvous and the score pad."""

@@ -1,0 +1,1 @@
+"""Middernacht, Vampierenjacht: the memory game of graves, lids, rats, garlic and stakes."""

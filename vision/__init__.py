@@ -1,0 +1,1 @@
+"""Reading the table: camera sources, tile sets, candidate finding and recognition."""

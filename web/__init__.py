@@ -1,0 +1,1 @@
+"""The table server: a Flask app that every phone at the table opens."""
