@@ -1,0 +1,1 @@
+"""Synthetic photos for tests, benchmarks and demos: artwork, tables, scenes, camera."""
