@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 
-class Colour(str, Enum):
+class Colour(StrEnum):
     """The five tile colours, in the order RULINGS.md lists them."""
 
     BLUE = "blue"
@@ -23,7 +23,7 @@ class Colour(str, Enum):
     PURPLE = "purple"
 
 
-class Motif(str, Enum):
+class Motif(StrEnum):
     """The five motifs; this order is canonical (combination ids and suggestions use it)."""
 
     VAMPIRE = "vampire"

@@ -1,0 +1,1 @@
+"""The shared core: events, the game log and its SQLite store."""

@@ -1,0 +1,253 @@
+"""SQLite storage of games: one database file, each event appended in its own transaction.
+
+The store keeps only the setup and the event log of each game; the state is always
+rebuilt by replay. Appending checks the event against the replayed state inside a
+``BEGIN IMMEDIATE`` transaction, so two phones acting at once are serialised, a stale
+action is refused, and a killed process leaves either the whole event or none of it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import uuid
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from companion.core.events import Event, Game, RuleError, Rules, StaleState
+from companion.errors import CompanionError
+from companion.games import rules_for
+
+EXPORT_FORMAT = "companion-game"
+EXPORT_VERSION = 1
+
+
+class UnknownGame(CompanionError):
+    """No game with that id is stored."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A stored game as the list of past games shows it."""
+
+    id: str
+    kind: str
+    title: str
+    created_at: float
+    events: int
+
+
+@dataclass
+class StoredGame:
+    """A game loaded from the store, with the facts the store keeps beside it."""
+
+    id: str
+    kind: str
+    title: str
+    created_at: float
+    game: Game[Any]
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """Open (and if needed create) the database with the settings crash safety needs."""
+    if str(path) != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(
+        str(path), timeout=15, isolation_level=None, check_same_thread=False
+    )
+    connection.row_factory = sqlite3.Row
+    connection.execute("PRAGMA journal_mode=WAL")
+    connection.execute("PRAGMA synchronous=FULL")
+    connection.execute("PRAGMA foreign_keys=ON")
+    connection.executescript(resources.files("companion.core").joinpath("schema.sql").read_text())
+    return connection
+
+
+class Store:
+    """Games in one SQLite file. Open one Store per thread (or per web request)."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        resolve_rules: Callable[[str], Rules[Any]] = rules_for,
+    ) -> None:
+        self.path = path
+        self.connection = connect(path)
+        self._resolve_rules = resolve_rules
+
+    def close(self) -> None:
+        self.connection.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction that takes the lock at once, so checks and writes agree."""
+        self.connection.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.connection
+        except BaseException:
+            self.connection.execute("ROLLBACK")
+            raise
+        else:
+            self.connection.execute("COMMIT")
+
+    # -- games -------------------------------------------------------------------------
+
+    def create_game(self, kind: str, setup: Mapping[str, Any], title: str = "") -> str:
+        """Store a new game after checking that its rules accept the setup."""
+        rules = self._resolve_rules(kind)
+        Game(rules, setup)  # raises InvalidSetup and stores nothing
+        game_id = uuid.uuid4().hex[:12]
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO games (id, kind, title, setup, created_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, kind, title, _encode(setup), time.time()),
+            )
+        return game_id
+
+    def load(self, game_id: str) -> StoredGame:
+        """The game with this id, its state rebuilt by replaying its log."""
+        row = self._game_row(game_id)
+        rules = self._resolve_rules(row["kind"])
+        events = [Event.from_json(json.loads(text)) for text in self._event_texts(game_id)]
+        return StoredGame(
+            id=row["id"],
+            kind=row["kind"],
+            title=row["title"],
+            created_at=row["created_at"],
+            game=Game(rules, json.loads(row["setup"]), events),
+        )
+
+    def play(self, game_id: str, event: Event, expected_version: int | None = None) -> StoredGame:
+        """Check ``event`` against the stored game and append it, all in one transaction.
+
+        Raises a RuleError (illegal, stale, nothing to undo) and stores nothing when the
+        rules refuse.
+        """
+        with self.transaction() as db:
+            stored = self.load(game_id)
+            game = stored.game
+            if expected_version is not None and expected_version != game.version:
+                raise StaleState(
+                    f"the game has moved on (state {game.version}, not {expected_version}); "
+                    "look again and retry"
+                )
+            game.push(event)
+            db.execute(
+                "INSERT INTO events (game_id, seq, event, at) VALUES (?, ?, ?, ?)",
+                (game_id, game.version - 1, event.encode(), time.time()),
+            )
+        return stored
+
+    def version(self, game_id: str) -> int:
+        """How many events the game's log holds: a cheap way to see whether it changed."""
+        self._game_row(game_id)
+        row = self.connection.execute(
+            "SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return int(row[0])
+
+    def list_games(self, kind: str | None = None) -> list[GameSummary]:
+        """Stored games, newest first."""
+        query = (
+            "SELECT g.id, g.kind, g.title, g.created_at, COUNT(e.seq) AS events "
+            "FROM games g LEFT JOIN events e ON e.game_id = g.id "
+            + ("WHERE g.kind = ? " if kind else "")
+            + "GROUP BY g.id ORDER BY g.created_at DESC, g.id"
+        )
+        rows = self.connection.execute(query, (kind,) if kind else ()).fetchall()
+        return [
+            GameSummary(r["id"], r["kind"], r["title"], r["created_at"], r["events"]) for r in rows
+        ]
+
+    def delete_game(self, game_id: str) -> None:
+        with self.transaction() as db:
+            self._game_row(game_id)
+            db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+    # -- export and import -------------------------------------------------------------
+
+    def export_game(self, game_id: str) -> dict[str, Any]:
+        """The whole game as plain JSON: enough to rebuild it anywhere."""
+        row = self._game_row(game_id)
+        return {
+            "format": EXPORT_FORMAT,
+            "version": EXPORT_VERSION,
+            "kind": row["kind"],
+            "title": row["title"],
+            "created_at": row["created_at"],
+            "setup": json.loads(row["setup"]),
+            "events": [json.loads(text) for text in self._event_texts(game_id)],
+        }
+
+    def import_game(self, exported: Any) -> str:
+        """Store an exported game under a new id after replaying every event through the rules."""
+        if not isinstance(exported, Mapping) or exported.get("format") != EXPORT_FORMAT:
+            raise CompanionError("this file is not an exported companion game")
+        if exported.get("version") != EXPORT_VERSION:
+            raise CompanionError(
+                f"exported game version {exported.get('version')!r} is not supported"
+            )
+        kind, setup, raw_events = (
+            exported.get("kind"),
+            exported.get("setup"),
+            exported.get("events"),
+        )
+        title = exported.get("title", "")
+        if (
+            not isinstance(kind, str)
+            or not isinstance(setup, Mapping)
+            or not isinstance(raw_events, list)
+        ):
+            raise CompanionError("an exported game needs 'kind', 'setup' and a list of 'events'")
+        if not isinstance(title, str):
+            raise CompanionError("an exported game's title must be a string")
+        events = [Event.from_json(raw) for raw in raw_events]
+        try:
+            Game(self._resolve_rules(kind), setup, events)
+        except RuleError as error:
+            raise CompanionError(f"the exported game does not replay: {error}") from None
+        game_id = uuid.uuid4().hex[:12]
+        now = time.time()
+        with self.transaction() as db:
+            db.execute(
+                "INSERT INTO games (id, kind, title, setup, created_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, kind, title, _encode(setup), now),
+            )
+            db.executemany(
+                "INSERT INTO events (game_id, seq, event, at) VALUES (?, ?, ?, ?)",
+                [(game_id, seq, event.encode(), now) for seq, event in enumerate(events)],
+            )
+        return game_id
+
+    # -- rows --------------------------------------------------------------------------
+
+    def _game_row(self, game_id: str) -> sqlite3.Row:
+        row = self.connection.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+        if row is None:
+            raise UnknownGame(f"there is no game with id '{game_id}'")
+        return row
+
+    def _event_texts(self, game_id: str) -> list[str]:
+        rows = self.connection.execute(
+            "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+        return [row[0] for row in rows]
+
+
+def _encode(value: Any) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise CompanionError(f"this setup cannot be stored as JSON: {error}") from None
