@@ -45,6 +45,7 @@ class Style:
     line: float  # outline thickness in unit coordinates
     token_palette: dict[str, BGR]
     token_back: BGR
+    mirror: bool = False  # figures drawn facing the other way
 
 
 STYLES: dict[str, Style] = {
@@ -90,7 +91,7 @@ STYLES: dict[str, Style] = {
         paper=(215, 235, 245),
         ink=(40, 40, 55),
         heart="outline",
-        heart_colour=(30, 20, 180),
+        heart_colour=(70, 20, 110),
         line=0.04,
         token_palette={
             "red": (50, 50, 220),
@@ -128,6 +129,7 @@ STYLES: dict[str, Style] = {
             "black": (25, 25, 25),
         },
         token_back=(40, 40, 90),
+        mirror=True,
     ),
 }
 #: Styles used while developing; ``ember`` is for evaluation only.
@@ -304,6 +306,8 @@ def draw_face(style: Style, tile: Tile, px: int = FACE_PX) -> np.ndarray:
     if tile.heart:
         _draw_heart(pen, style, colour)
     _frame(pen, style, colour)
+    if style.mirror:
+        canvas = canvas[:, ::-1]
     face = cv2.resize(canvas, (px, px), interpolation=cv2.INTER_AREA)
     face = cv2.cvtColor(face, cv2.COLOR_BGR2BGRA)
     return with_disc_alpha(face) if style.shape == "round" else face
