@@ -176,7 +176,7 @@ def _arrange(groups: list[list[_Item]], tile_mm: float, rng: np.random.Generator
     placed: list[tuple[np.ndarray, float]] = []
     items: list[_Item] = []
     area = sum(sum(_radius(i) ** 2 * 4 for i in g) for g in groups)
-    half = np.array([1.6, 0.9]) * math.sqrt(area / (1.6 * 0.9 * 4)) * 1.3
+    half = np.array([1.6, 0.9]) * math.sqrt(area / (1.6 * 0.9 * 4)) * 1.05
     gap = tile_mm * 0.25
     for group in groups:
         spots = np.array([i.center for i in group])
@@ -226,13 +226,9 @@ def _draw(
     to_px = lambda pts: (np.asarray(pts) - origin) * PX_PER_MM  # noqa: E731
     for item in items:
         sprite = _sprite(tileset, item, rng)
-        _drop_shadow(
-            scene,
-            to_px(_corners(item)) + shadow_dir,
-            round_=item.kind in ("token", "die")
-            or (item.kind == "tile" and tileset.tile_shape == "round"),
-        )
-        _paste(scene, sprite, to_px(item.center), np.array(item.size) * PX_PER_MM, item.angle)
+        size_px = np.array(item.size) * PX_PER_MM
+        _paste(scene, _shadow_of(sprite), to_px(item.center) + shadow_dir, size_px, item.angle)
+        _paste(scene, sprite, to_px(item.center), size_px, item.angle)
     content = to_px(
         np.concatenate([_corners(i) for i in items if i.kind in ("tile", "token")] or [corners_mm])
     )
@@ -318,23 +314,12 @@ def _draw_distractor(kind: str, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def _drop_shadow(scene: np.ndarray, corners_px: np.ndarray, round_: bool) -> None:
-    x0, y0 = np.floor(corners_px.min(0) - 12).astype(int)
-    x1, y1 = np.ceil(corners_px.max(0) + 12).astype(int)
-    x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x1, scene.shape[1]), min(y1, scene.shape[0])
-    if x1 <= x0 or y1 <= y0:
-        return
-    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-    pts = (corners_px - [x0, y0]).astype(np.int32)
-    if round_:
-        centre, radius = cv2.minEnclosingCircle(pts.astype(np.float32))
-        cv2.circle(mask, (int(centre[0]), int(centre[1])), int(radius / 1.414), 1.0, -1)
-    else:
-        cv2.fillPoly(mask, [pts], 1.0)
-    mask = cv2.GaussianBlur(mask, (0, 0), 3)
-    roi = scene[y0:y1, x0:x1].astype(np.float32)
-    scene[y0:y1, x0:x1] = (roi * (1 - 0.45 * mask[..., None])).astype(np.uint8)
+def _shadow_of(sprite: np.ndarray) -> np.ndarray:
+    """A soft dark copy of the sprite's outline: the shadow a lamp throws beside it."""
+    shadow = np.zeros_like(sprite)
+    alpha = cv2.GaussianBlur(sprite[..., 3].astype(np.float32), (0, 0), sprite.shape[0] / 40)
+    shadow[..., 3] = (alpha * 0.45).astype(np.uint8)
+    return shadow
 
 
 def _paste(
