@@ -1,0 +1,105 @@
+"""Recognition thresholds in one place, with their defaults in ``vision/config.json``.
+
+Every number the pipeline compares against lives here, so that a change of camera or
+table is a config change, not a code change, and ``companion evaluate`` can report
+which settings produced its figures.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from companion.errors import CompanionError
+
+DEFAULTS_FILE = Path(__file__).with_name("config.json")
+
+
+class ConfigError(CompanionError):
+    """A recognition config file with an unknown key or a bad value."""
+
+
+@dataclass(frozen=True)
+class VisionConfig:
+    """What each stage needs; see ``docs/vision.md`` for what each threshold trades."""
+
+    #: Width frames are downscaled to for finding candidates (speed over detail).
+    work_width: int = 640
+    #: Side of the canonical patch every candidate and template is rectified to.
+    patch_px: int = 40
+    #: Template rotations for round tiles and tokens (square ones use quarter turns).
+    round_rotation_step_deg: float = 10.0
+    #: Median window for the table's local colour, as a share of the frame height.
+    background_kernel_frac: float = 0.22
+    #: Lab distance from the table below which a pixel always counts as table.
+    foreground_min_distance: float = 14.0
+    #: ...and the multiple of the table's own texture noise a pixel must exceed.
+    foreground_noise_factor: float = 4.0
+    #: Edge strength (Lab units per pixel) below which an edge is table grain...
+    edge_min_strength: float = 40.0
+    #: ...and the multiple of the table's median gradient an outline must exceed.
+    edge_noise_factor: float = 6.0
+    #: Share of the frame above which edges are the table's own pattern, not objects.
+    edge_max_share: float = 0.12
+    #: Smallest tile side, in full-frame pixels, worth classifying.
+    min_tile_px: int = 18
+    #: Largest tile side as a share of the frame's shorter side.
+    max_tile_frac: float = 0.45
+    #: A blob filling this much of its rotated box with a near-square box is one object.
+    single_fill_min: float = 0.82
+    single_aspect_max: float = 1.3
+    #: Blobs within this relative size of each other count as the same size of object.
+    size_cluster_tolerance: float = 0.18
+    #: A grid cell must be this much object (not table) to be a tile candidate.
+    cell_coverage_min: float = 0.55
+    #: Least normalised correlation with the best template for a candidate to count.
+    accept_structure_min: float = 0.45
+    #: Least lead of the best kind of object over the next, below which it is rejected.
+    accept_margin_min: float = 0.02
+    #: Token diameter as a share of the tile size that the candidate finder considers.
+    token_size_range: tuple[float, float] = (0.45, 0.95)
+    #: Accepted tile size as a share of the frame's estimated tile size.
+    tile_size_range: tuple[float, float] = (0.75, 1.3)
+    #: Lamp colour temperatures tried when estimating the frame's light.
+    illuminant_kelvins: tuple[float, ...] = (2500, 3000, 3600, 4300, 5200, 6500, 8000, 10000)
+    #: Overlap (intersection over the smaller) above which two detections are one.
+    nms_overlap: float = 0.4
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> VisionConfig:
+        """The defaults file, overlaid by ``path`` if given (a JSON object of overrides)."""
+        config = cls._from_file(DEFAULTS_FILE, cls())
+        return cls._from_file(Path(path), config) if path is not None else config
+
+    @classmethod
+    def _from_file(cls, path: Path, base: VisionConfig) -> VisionConfig:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as error:
+            raise ConfigError(f"{path} cannot be read ({error.strerror or error}).") from None
+        except json.JSONDecodeError as error:
+            raise ConfigError(f"{path} is not valid JSON (line {error.lineno}).") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path} must hold a JSON object of settings.")
+        return base.with_overrides(data, source=str(path))
+
+    def with_overrides(self, data: dict[str, Any], source: str = "the config") -> VisionConfig:
+        known = {f.name: f for f in fields(self)}
+        changes: dict[str, Any] = {}
+        for key, value in data.items():
+            if key not in known:
+                raise ConfigError(f"{source} has an unknown setting '{key}'.")
+            current = getattr(self, key)
+            if isinstance(current, tuple):
+                if not isinstance(value, list) or not all(
+                    isinstance(v, int | float) for v in value
+                ):
+                    raise ConfigError(f"{source}: '{key}' must be a list of numbers.")
+                changes[key] = tuple(float(v) for v in value)
+            elif isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigError(f"{source}: '{key}' must be a number.")
+            else:
+                changes[key] = type(current)(value)
+        return replace(self, **changes)
