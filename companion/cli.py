@@ -19,7 +19,9 @@ from companion import __version__
 from companion.errors import CompanionError, UsageError
 
 #: Modules that each add subcommands; the order is the order in ``--help``.
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "calibration.commands",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
