@@ -13,7 +13,9 @@ from companion.core.events import Rules
 from companion.errors import CompanionError
 
 #: game kind -> "module:attribute" of its Rules object
-GAME_KINDS: dict[str, str] = {}
+GAME_KINDS: dict[str, str] = {
+    "vampire-empire": "companion.empire.rules:EMPIRE",
+}
 
 
 def rules_for(kind: str) -> Rules[Any]:
