@@ -20,6 +20,7 @@ from companion.errors import CompanionError, UsageError
 
 #: Modules that each add subcommands; the order is the order in ``--help``.
 COMMAND_MODULES: tuple[str, ...] = (
+    "companion.bitenight.commands",
     "calibration.commands",
 )
 
