@@ -14,6 +14,7 @@ from companion.errors import CompanionError
 
 #: game kind -> "module:attribute" of its Rules object
 GAME_KINDS: dict[str, str] = {
+    "bite-night": "companion.bitenight.game:BITE_NIGHT",
     "vampire-empire": "companion.empire.rules:EMPIRE",
 }
 
