@@ -22,6 +22,7 @@ from companion.errors import CompanionError, UsageError
 COMMAND_MODULES: tuple[str, ...] = (
     "companion.bitenight.commands",
     "calibration.commands",
+    "web.commands",
 )
 
 

@@ -1,0 +1,228 @@
+"""The JSON API every game's pages share: games, seats, events, undo, the live stream.
+
+No rules here: an event is checked by the game's engine inside the store's
+transaction; this layer only decides *who* may send it (seat or host) and refuses
+stale or malformed requests before they reach the engine.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, url_for
+
+from companion.core.events import META_KINDS, REDO, UNDO, Event
+from companion.core.store import StoredGame
+from web import security
+from web.db import get_seats, get_store
+from web.errors import Refusal, forbidden, not_found
+from web.live import Changes, version_stream
+from web.pages import GamePages
+from web.security import Caller
+from web.validate import Field, read_json
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+NAME = Field(str, max_length=80)
+VERSION = Field(int, minimum=0)
+
+
+def game_pages(kind: str) -> GamePages:
+    pages = current_app.extensions["companion_pages"].get(kind)
+    if pages is None:
+        raise not_found(f"this server has no pages for games of kind '{kind}'")
+    return pages
+
+
+def changes() -> Changes:
+    return current_app.extensions["companion_changes"]
+
+
+def join_url(code: str) -> str:
+    """The address phones open to join (the LAN address when the server knows it)."""
+    base = current_app.config.get("PUBLIC_URL") or url_for("home.index", _external=True)
+    return f"{base.rstrip('/')}/r/{code}"
+
+
+def game_json(stored: StoredGame, who: Caller) -> dict[str, Any]:
+    """What every game page gets: the shell's facts, and the game's own view."""
+    pages = game_pages(stored.kind)
+    room = get_seats().room_of(stored.id)
+    taken = get_seats().claimed_seats(stored.id)
+    game = stored.game
+    return {
+        "id": stored.id,
+        "kind": stored.kind,
+        "title": stored.title,
+        "version": game.version,
+        "room": room.code if room else None,
+        "join_url": join_url(room.code) if room else None,
+        "you": {"seat": who.seat, "host": who.host},
+        "seats": [{"name": seat, "taken": seat in taken} for seat in pages.seats(game.setup)],
+        "can_undo": game.can_undo,
+        "can_redo": game.can_redo,
+        "view": pages.view(stored, who.seat),
+    }
+
+
+def actor_for(pages: GamePages, who: Caller, kind: str, data: dict[str, Any]) -> str:
+    """The name the log records for this event, or a refusal saying who may send it."""
+    if kind in META_KINDS:
+        raise Refusal("use the undo button of the host screen to take a step back", 400, "json")
+    if kind in pages.host_only:
+        if not who.host:
+            raise forbidden("only the host screen of this game can do that")
+        return "host"
+    named = data.get(pages.seat_field) if pages.seat_field else None
+    if who.seat is not None and (named is None or named == who.seat):
+        return who.seat
+    if who.host:
+        return "host"
+    if who.seat is None:
+        raise forbidden("this phone has no seat in this game; join the game first")
+    raise forbidden(f"this phone holds the seat of {who.seat} and can only act for that seat")
+
+
+# -- games ------------------------------------------------------------------------------
+
+
+@bp.post("/games")
+def create_game() -> tuple[Response, int]:
+    body = read_json(
+        {
+            "kind": Field(str, max_length=40),
+            "title": Field(str, required=False, max_length=80),
+            "setup": Field(dict, max_length=40),
+        }
+    )
+    pages = game_pages(body["kind"])
+    store = get_store()
+    game_id = store.create_game(pages.kind, body["setup"], body.get("title", "").strip())
+    with store.transaction():
+        opened = get_seats().open_room(game_id)
+    security.remember(game_id, "host", opened.host_token)
+    return jsonify(
+        {
+            "id": game_id,
+            "room": opened.room.code,
+            "url": url_for(pages.play_endpoint, game_id=game_id),
+        }
+    ), 201
+
+
+@bp.get("/games")
+def list_games() -> Response:
+    pages = current_app.extensions["companion_pages"]
+    games = []
+    for summary in get_store().list_games():
+        if summary.kind not in pages:
+            continue
+        room = get_seats().room_of(summary.id)
+        games.append(
+            {
+                "id": summary.id,
+                "kind": summary.kind,
+                "title": summary.title,
+                "created_at": summary.created_at,
+                "events": summary.events,
+                "room": room.code if room else None,
+                "url": url_for(pages[summary.kind].play_endpoint, game_id=summary.id),
+            }
+        )
+    return jsonify({"games": games})
+
+
+@bp.get("/games/<game_id>")
+def show_game(game_id: str) -> Response:
+    stored = get_store().load(game_id)
+    return jsonify(game_json(stored, security.caller(game_id)))
+
+
+@bp.post("/games/<game_id>/events")
+def post_event(game_id: str) -> Response:
+    body = read_json(
+        {"kind": Field(str, max_length=40), "data": Field(dict, required=False), "version": VERSION}
+    )
+    store = get_store()
+    stored = store.load(game_id)
+    who = security.caller(game_id)
+    data = body.get("data", {})
+    actor = actor_for(game_pages(stored.kind), who, body["kind"], data)
+    stored = store.play(game_id, Event(body["kind"], data, actor), body["version"])
+    changes().announce()
+    return jsonify(game_json(stored, who))
+
+
+@bp.post("/games/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    return _meta(game_id, UNDO)
+
+
+@bp.post("/games/<game_id>/redo")
+def redo(game_id: str) -> Response:
+    return _meta(game_id, REDO)
+
+
+def _meta(game_id: str, kind: str) -> Response:
+    body = read_json({"version": VERSION})
+    store = get_store()
+    store.load(game_id)  # an unknown game is a 404 before permissions are looked at
+    who = security.require_host(game_id)
+    stored = store.play(game_id, Event(kind, {}, "host"), body["version"])
+    changes().announce()
+    return jsonify(game_json(stored, who))
+
+
+@bp.get("/games/<game_id>/stream")
+def stream(game_id: str) -> Response:
+    get_store().load(game_id)
+    config = current_app.config
+    events = version_stream(
+        config["DATABASE"],
+        game_id,
+        changes(),
+        lifetime=config["STREAM_LIFETIME"],
+        heartbeat=config["STREAM_HEARTBEAT"],
+    )
+    return Response(
+        events,
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+
+
+# -- seats ------------------------------------------------------------------------------
+
+
+@bp.post("/games/<game_id>/seats/<seat>")
+def claim_seat(game_id: str, seat: str) -> Response:
+    read_json({})
+    store = get_store()
+    stored = store.load(game_id)
+    pages = game_pages(stored.kind)
+    if seat not in pages.seats(stored.game.setup):
+        raise not_found(f"this game has no seat called '{seat}'")
+    who = security.caller(game_id)
+    if who.seat == seat:
+        return jsonify({"seat": seat, "url": url_for(pages.play_endpoint, game_id=game_id)})
+    if who.seat is not None:
+        raise Refusal(f"this phone already holds the seat of {who.seat}", 409, "seat_taken")
+    with store.transaction():
+        token = get_seats().claim(game_id, seat)
+    security.remember(game_id, "seat", token)
+    changes().announce()
+    return jsonify({"seat": seat, "url": url_for(pages.play_endpoint, game_id=game_id)})
+
+
+@bp.post("/games/<game_id>/seats/<seat>/free")
+def free_seat(game_id: str, seat: str) -> Response:
+    read_json({})
+    store = get_store()
+    store.load(game_id)
+    security.require_host(game_id)
+    with store.transaction():
+        freed = get_seats().free(game_id, seat)
+    if not freed:
+        raise not_found(f"no phone holds the seat of {seat}")
+    changes().announce()
+    return jsonify({"seat": seat, "freed": True})

@@ -1,0 +1,124 @@
+"""``companion serve``: the table server for the phones (INTERFACES.md).
+
+With no options it is the bundled demo: a virtual camera playing the sample photos,
+the bundled tile set, and a database in the user's data folder. It binds to every
+interface so that phones on the Wi-Fi can reach it, prints the address they should
+open (the machine's LAN address) with a QR code of it, and serves until Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+import segno
+
+from companion.errors import CompanionError, UsageError
+from web.config import DEFAULT_PHOTOS, DEFAULT_TILESET, default_database
+
+DEFAULT_PORT = 8000
+#: Each phone holds one thread for its live stream (and one while it watches the
+#: camera), so the pool is far larger than waitress's default of four.
+DEFAULT_THREADS = 48
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="start the table server that the phones open",
+        description="Start the table server: the phone pages, the game database and a "
+        "camera. With no options it runs the bundled demo (sample photos as the camera, "
+        "the bundled tile set, a database in your data folder).",
+    )
+    parser.add_argument(
+        "--camera",
+        metavar="N|PATH",
+        help="a webcam number (0, 1, …), a video file or a folder of photos "
+        "(default: the sample photos)",
+    )
+    parser.add_argument(
+        "--host", default="0.0.0.0", help="address to listen on (default: all, for the LAN)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT}; 0: any)"
+    )
+    parser.add_argument(
+        "--db", type=Path, help=f"SQLite database file (default: {default_database()})"
+    )
+    parser.add_argument(
+        "--tileset", type=Path, help="tile set folder (default: the bundled 'nocturne' set)"
+    )
+    parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, help=argparse.SUPPRESS)
+    parser.set_defaults(run=serve)
+
+
+def camera_spec(text: str | None) -> int | Path:
+    """``--camera`` as a webcam index or an existing file or folder."""
+    if text is None:
+        return DEFAULT_PHOTOS
+    if text.isdigit():
+        return int(text)
+    path = Path(text)
+    if not path.exists():
+        raise CompanionError(f"the camera source '{text}' is neither a webcam number nor a file")
+    return path
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("192.0.2.1", 9))  # a documentation address: only routing is asked
+        return str(probe.getsockname()[0])
+    except OSError:
+        return "127.0.0.1"
+    finally:
+        probe.close()
+
+
+def serve(args: argparse.Namespace) -> int:
+    from waitress import create_server
+
+    from web import create_app
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be between 0 and 65535, not {args.port}")
+    tileset = args.tileset or DEFAULT_TILESET
+    if not (Path(tileset) / "tileset.json").is_file():
+        raise CompanionError(f"'{tileset}' is not a tile set folder (it has no tileset.json)")
+    camera = camera_spec(args.camera)
+    config: dict[str, Any] = {
+        "DATABASE": str(args.db or default_database()),
+        "TILESET": str(tileset),
+        "CAMERA": camera,
+    }
+    app = create_app(config)
+    try:
+        server = create_server(app, host=args.host, port=args.port, threads=args.threads)
+    except OSError as error:
+        raise CompanionError(
+            f"cannot listen on {args.host}:{args.port} ({error.strerror or error})"
+        ) from None
+    port = server.effective_port  # type: ignore[union-attr]
+    shown_host = lan_address() if args.host in ("0.0.0.0", "") else args.host
+    url = f"http://{shown_host}:{port}/"
+    app.config["PUBLIC_URL"] = url
+    print(f"Companion table server: open {url} on the phones (Ctrl-C stops it)")
+    print(f"database: {config['DATABASE']}")
+    print(f"tile set: {tileset}")
+    print(f"camera:   {camera}")
+    segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
+    sys.stdout.flush()
+    try:
+        server.run()  # type: ignore[union-attr]
+    except KeyboardInterrupt:
+        print("stopped")
+    finally:
+        server.close()  # type: ignore[union-attr]
+        stop = app.extensions.get("companion_camera_stop")
+        if stop is not None:
+            stop()
+    return 0

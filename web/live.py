@@ -1,0 +1,83 @@
+"""Live updates: every phone learns of every change within a second.
+
+A page keeps one server-sent event stream open per game. The stream sends the game's
+version (the number of logged events) and a count of seat changes (phones joining or
+being freed) whenever either changes; the page then refetches the view JSON. Sending
+only the version keeps the stream cheap and the view's permissions in one place (the
+view endpoint).
+
+Within one server process a change wakes every waiting stream at once (``announce``);
+streams also look at the database every second, so a change made by another process
+(a second server on the same file, a CLI) is seen too. A stream ends after
+``STREAM_LIFETIME`` seconds and the browser reconnects by itself, so a phone that lost
+Wi-Fi for a minute simply reconnects and refetches: nothing is held only in memory.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from companion.core.store import Store, UnknownGame
+
+
+class Changes:
+    """A doorbell rung after every stored event, so waiting streams wake at once."""
+
+    def __init__(self) -> None:
+        self._condition = threading.Condition()
+
+    def announce(self) -> None:
+        with self._condition:
+            self._condition.notify_all()
+
+    def wait(self, timeout: float) -> None:
+        with self._condition:
+            self._condition.wait(timeout)
+
+
+def version_stream(
+    database: str | Path,
+    game_id: str,
+    changes: Changes,
+    *,
+    lifetime: float,
+    heartbeat: float,
+    poll: float = 1.0,
+) -> Iterator[str]:
+    """Server-sent events: ``version`` on every change, a comment line as heartbeat."""
+    store = Store(database)
+    try:
+        yield "retry: 1000\n\n"
+        last: tuple[int, int] | None = None
+        last_sent = time.monotonic()
+        ends = last_sent + lifetime
+        while time.monotonic() < ends:
+            try:
+                version = store.version(game_id)
+            except UnknownGame:
+                yield "event: gone\ndata: {}\n\n"
+                return
+            seats = seat_changes(store, game_id)
+            now = time.monotonic()
+            if (version, seats) != last:
+                last, last_sent = (version, seats), now
+                payload = json.dumps({"version": version, "seats": seats})
+                yield f"event: version\ndata: {payload}\n\n"
+            elif now - last_sent >= heartbeat:
+                last_sent = now
+                yield ": still here\n\n"
+            changes.wait(min(poll, heartbeat))
+    finally:
+        store.close()
+
+
+def seat_changes(store: Store, game_id: str) -> int:
+    """How many times a seat of the game was taken or freed (grows with every change)."""
+    row = store.connection.execute(
+        "SELECT COUNT(*) + COUNT(revoked_at) FROM seat_tokens WHERE game_id = ?", (game_id,)
+    ).fetchone()
+    return int(row[0])

@@ -1,0 +1,60 @@
+"""How a game plugs its phone pages into the table server.
+
+A game's web module (``web/bitenight/__init__.py``, ...) defines ``PAGES``, a
+:class:`GamePages` saying which rules kind it serves, its blueprint (pages, own
+templates), who sits at the table in a given setup, how its state looks to a page, and
+which events only the host may send. Registering the game is one line in
+:data:`GAME_PAGES`. Everything shared (creating games, rooms and seats, tokens,
+posting events with their expected version, undo, the live stream, errors, texts, the
+base template) comes from the shell; a game adds no routes for those.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint
+
+from companion.core.store import StoredGame
+
+#: The games whose pages the server shows: one module per game, each with a ``PAGES``.
+GAME_PAGES: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class GamePages:
+    """One game's pages and what the shell needs to know to serve them.
+
+    ``seats(setup)`` names the seats in table order (what phones choose from when
+    joining). ``view(stored, seat)`` is the JSON the game's page renders, for the
+    player in ``seat`` (None for the host screen or a spectator): strip here anything
+    that player must not see. ``host_only`` events are refused from seat tokens; other
+    events are accepted from a seat only for itself: when the event's data has
+    ``seat_field``, it must name the caller's seat (the host may act for anyone).
+    ``play_endpoint`` and ``setup_endpoint`` are the blueprint's endpoints taking
+    ``game_id`` and nothing, respectively.
+    """
+
+    kind: str
+    title_key: str
+    blueprint: Blueprint
+    seats: Callable[[Mapping[str, Any]], list[str]]
+    view: Callable[[StoredGame, str | None], dict[str, Any]]
+    play_endpoint: str
+    setup_endpoint: str
+    host_only: frozenset[str] = field(default_factory=frozenset)
+    seat_field: str | None = "player"
+
+
+def load_pages(modules: tuple[str, ...] | list[str]) -> dict[str, GamePages]:
+    """The GamePages of each module, by rules kind."""
+    found: dict[str, GamePages] = {}
+    for name in modules:
+        pages = importlib.import_module(name).PAGES
+        if not isinstance(pages, GamePages):
+            raise TypeError(f"{name}.PAGES must be a GamePages")
+        found[pages.kind] = pages
+    return found

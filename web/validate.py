@@ -1,0 +1,78 @@
+"""A small schema check for JSON request bodies: shape, types, sizes, no extra keys.
+
+Each endpoint declares the fields it reads; anything else is refused with one sentence
+before any game is touched. Event ``data`` stays a free JSON object here: its meaning
+is the engine's to check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask import current_app, request
+
+from web.errors import Refusal
+
+
+@dataclass(frozen=True)
+class Field:
+    """One expected key: its JSON type(s), whether it must be there, and a size bound."""
+
+    types: type | tuple[type, ...]
+    required: bool = True
+    max_length: int | None = None  # characters of a string, items of a list or object
+    minimum: int | None = None  # for integers
+
+
+_TYPE_NAMES = {
+    str: "a string",
+    int: "a whole number",
+    bool: "true or false",
+    list: "a list",
+    dict: "an object",
+}
+
+
+def read_json(spec: Mapping[str, Field]) -> dict[str, Any]:
+    """The request's JSON object, checked against ``spec``; raises a 4xx Refusal."""
+    if not request.is_json:
+        raise Refusal("send the request as JSON (Content-Type: application/json)", 415, "json")
+    length = request.content_length
+    limit = current_app.config["MAX_JSON_BYTES"]
+    if length is not None and length > limit:
+        raise Refusal(f"the request is larger than {limit} bytes", 413, "too_large")
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise Refusal("the request body must be one JSON object", 400, "json")
+    return check(body, spec)
+
+
+def check(body: Mapping[str, Any], spec: Mapping[str, Field]) -> dict[str, Any]:
+    extra = sorted(set(body) - set(spec))
+    if extra:
+        raise Refusal(f"unexpected field '{extra[0]}' in the request", 400, "json")
+    for name, field in spec.items():
+        if name not in body:
+            if field.required:
+                raise Refusal(f"the request needs a '{name}' field", 400, "json")
+            continue
+        _check_value(name, body[name], field)
+    return dict(body)
+
+
+def _check_value(name: str, value: Any, field: Field) -> None:
+    types = field.types if isinstance(field.types, tuple) else (field.types,)
+    # JSON true/false are Python bools, which are also ints: never accept one for the other.
+    fits = any(
+        isinstance(value, kind) and not (kind is int and isinstance(value, bool)) for kind in types
+    )
+    if not fits:
+        wanted = " or ".join(_TYPE_NAMES.get(kind, kind.__name__) for kind in types)
+        raise Refusal(f"'{name}' must be {wanted}", 400, "json")
+    too_long = field.max_length is not None and isinstance(value, str | list | dict)
+    if too_long and len(value) > field.max_length:  # type: ignore[operator]
+        raise Refusal(f"'{name}' is longer than {field.max_length}", 400, "json")
+    if field.minimum is not None and isinstance(value, int) and value < field.minimum:
+        raise Refusal(f"'{name}' must be at least {field.minimum}", 400, "json")
