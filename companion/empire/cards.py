@@ -55,9 +55,7 @@ def discard(piles: Piles, cellar: int, moat: int) -> Piles:
             "M4: the cellar has already become the deck, so every discard now goes to the moat"
         )
     if cellar + moat > piles.hand:
-        raise IllegalEvent(
-            f"cannot discard {cellar + moat} cards from a hand of {piles.hand}"
-        )
+        raise IllegalEvent(f"cannot discard {cellar + moat} cards from a hand of {piles.hand}")
     return replace(
         piles, hand=piles.hand - cellar - moat, cellar=piles.cellar + cellar, moat=piles.moat + moat
     )
