@@ -15,6 +15,7 @@ from companion.errors import CompanionError
 #: game kind -> "module:attribute" of its Rules object
 GAME_KINDS: dict[str, str] = {
     "bite-night": "companion.bitenight.game:BITE_NIGHT",
+    "middernacht": "companion.middernacht.rules:RULES",
     "vampire-empire": "companion.empire.rules:EMPIRE",
 }
 
