@@ -23,8 +23,8 @@ turn is these events, in this order; anything out of order is refused with the r
    eight must be brought down to eight by these discards (M2). The cellar takes cards
    only here, and only until it has become the deck (M3, M4).
 2. ``reveal`` ``{"character": c}``: at night only, optional, sent by the vampire player
-   himself (``actor`` ``"vampire"``) so that a refusal can never tell anyone else who is
-   a vampire. The character stays revealed for the rest of the game (M5).
+   himself (``actor`` ``"vampire"`` or his name) so that a refusal can never tell anyone
+   else who is a vampire. The character stays revealed for the rest of the game (M5).
 3. One action, which ends the turn:
 
    * ``hide`` ``{"character": c, "refill": [..]}`` (night): c leaves the castle into the
@@ -43,6 +43,9 @@ turn is these events, in this order; anything out of order is refused with the r
    by card effects (drawn by M4's rules; this is how a hand grows past eight).
    ``"refill"`` names the characters turned up from the city, in order, to bring the
    castle back to three (as many as the city still holds).
+
+An event's ``actor`` is a seat (its role or the player's name) or anyone else, such as
+the host screen recording for the active player. A seat acts only in its own turn.
 
 The game ends as soon as M6 decides it: every human dead or three revealed vampires
 together in the castle (the vampire player wins), every vampire dead (the human player
@@ -147,6 +150,13 @@ class EmpireState:
     def player(self, seat: Seat) -> str:
         return dict(self.players)[seat]
 
+    def seat_of(self, actor: str | None) -> Seat | None:
+        """The seat an event's actor sits in: named by role or by the player's name."""
+        for seat, name in self.players:
+            if actor in (seat.value, name):
+                return seat
+        return None
+
     @property
     def alive_vampires(self) -> frozenset[int]:
         return self.vampires - set(self.dead)
@@ -194,6 +204,14 @@ def start(setup: Mapping[str, Any]) -> EmpireState:
         if not isinstance(name, str) or not name.strip():
             raise InvalidSetup(f"the {seat.value} player's name must be a non-empty string")
         names.append((seat, name.strip()))
+    (_, vampire), (_, human) = names
+    if vampire.casefold() == human.casefold() or any(
+        name in ("host", "guest") or name == seat.other.value for seat, name in names
+    ):
+        raise InvalidSetup(
+            "the two players need two different names, and neither may be called "
+            "'host', 'guest' or by the other side's role"
+        )
     secret = deal_characters(seed)
     return EmpireState(
         names=character_names(setup.get("characters")),
@@ -274,7 +292,7 @@ def _discard_and_draw(state: EmpireState, event: Event) -> EmpireState:
 
 
 def _reveal(state: EmpireState, event: Event) -> EmpireState:
-    if event.actor != Seat.VAMPIRE:
+    if state.seat_of(event.actor) is not Seat.VAMPIRE:
         raise IllegalEvent("M2: only the vampire player reveals a vampire, from his own phone")
     if state.active is not Seat.VAMPIRE:
         raise IllegalEvent("M2: a vampire is revealed only at night, in step 2")
@@ -434,7 +452,8 @@ class EmpireRules:
         if state.outcome is not None:
             raise IllegalEvent(f"the game is over: {state.outcome.reason}")
         _check_fields(event)
-        if event.actor in (Seat.VAMPIRE, Seat.HUMAN) and event.actor != state.active:
+        seat = state.seat_of(event.actor)
+        if seat is not None and seat is not state.active:
             raise IllegalEvent(
                 f"M2: it is the {state.active.value} player's {_turn(state)}, not yours"
             )

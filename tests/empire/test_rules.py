@@ -532,3 +532,23 @@ def test_a_stored_game_replays_to_the_same_table(tmp_path):
         loaded = store.load(game_id).game
     assert loaded.state.revealed == {6}
     assert loaded.state.vampire_cards == Piles(deck=29, hand=8, cellar=1, moat=2)
+
+
+def test_players_act_under_their_own_names():
+    game = new_game(players={"vampire": "Anna", "human": "Ben"})
+    game.push(Event("discard-and-draw", {}, "Anna"))
+    game.push(Event("reveal", {"character": 4}, "Anna"))
+    with pytest.raises(IllegalEvent, match="vampire player's night, not yours"):
+        game.push(Event("pass", {}, "Ben"))
+    game.push(Event("pass", {}, "Anna"))
+    game.push(Event("discard-and-draw", {}, "Ben"))
+    assert game.state.active is Seat.HUMAN and game.state.revealed == {4}
+
+
+@pytest.mark.parametrize(
+    "players",
+    [{"vampire": "Anna", "human": "anna"}, {"human": "host"}, {"vampire": "human"}],
+)
+def test_the_players_need_two_distinct_names_that_are_not_roles(players):
+    with pytest.raises(InvalidSetup, match="two different names"):
+        new_game(players=players)
