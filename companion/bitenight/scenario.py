@@ -150,9 +150,8 @@ def _choices(
         if not isinstance(step, int) or isinstance(step, bool):
             raise ScenarioError(f"choice {number} needs a whole 'step' (0-based pile index)")
         if not 0 <= step < pile_size:
-            raise ScenarioError(
-                f"choice {number} is for step {step}, but the pile has steps 0 to {pile_size - 1}"
-            )
+            steps = f"steps 0 to {pile_size - 1}" if pile_size else "no steps"
+            raise ScenarioError(f"choice {number} is for step {step}, but the pile has {steps}")
         if not isinstance(player, str) or player not in players:
             raise ScenarioError(f"choice {number} names '{player}', who is not one of the players")
         if (step, player) in choices:
