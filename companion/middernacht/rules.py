@@ -19,13 +19,16 @@ run the same rules below; only where a colour comes from differs.
 
 Events (``data`` keys in brackets)
 ----------------------------------
+Every event names in ``player`` who acts; only the current player may act, except a
+player telling his ends or handing over an owed vampire.
+
 ``turn-ends`` [player, left, right]: table mode, before the first turn.
-``turn-lid`` [grave, lid]: the current player turns the lid of a grave.
-``place-vampire`` [end, uncovered]: he lays his matching end vampire in the open grave.
-``place-garlic``: he lays one of his garlic tokens in the open grave.
-``pass``: he lets the offer (vampire or garlic) go; his turn ends.
-``open-neighbour`` [grave, lid]: after a rat, he opens a grave around it.
-``stop``: he opens no more graves around the rat; his turn ends.
+``turn-lid`` [player, grave, lid]: the current player turns the lid of a grave.
+``place-vampire`` [player, end, uncovered]: he lays his matching end vampire in the open grave.
+``place-garlic`` [player]: he lays one of his garlic tokens in the open grave.
+``pass`` [player]: he lets the offer (vampire or garlic) go; his turn ends.
+``open-neighbour`` [player, grave, lid]: after a rat, he opens a grave around it.
+``stop`` [player]: he opens no more graves around the rat; his turn ends.
 ``give-vampire`` [player, end, uncovered]: a giver hands over one of his end vampires.
 
 Where the rulings are silent
@@ -578,6 +581,10 @@ EVENTS: dict[str, tuple[frozenset[Phase], Handler]] = {
 }
 
 
+#: events a player sends for himself outside his turn; every other one is the current player's
+NOT_ONLY_THE_CURRENT_PLAYER = frozenset({"turn-ends", "give-vampire"})
+
+
 def waiting_for(state: Table) -> str:
     """What the game waits for, as a sentence (used in refusals and on the phone)."""
     name = state.current.name
@@ -619,6 +626,11 @@ class MiddernachtRules:
             ) from None
         if state.phase not in phases:
             raise IllegalEvent(f"cannot {event.kind} now: {waiting_for(state)}")
+        seat = _player_arg(state, event.data)
+        if event.kind not in NOT_ONLY_THE_CURRENT_PLAYER and seat != state.turn:
+            raise IllegalEvent(
+                f"it is {state.current.name}'s turn, not {state.players[seat].name}'s"
+            )
         return handler(state, event.data)
 
     def undoable(self, event: Event) -> bool:

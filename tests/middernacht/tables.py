@@ -53,21 +53,22 @@ def random_event(state: Table, rng: random.Random) -> Event | None:
     else:
         return None
     action = rng.choice(offered)
+    name = state.players[seat].name
     kind = action["kind"]
     if kind == "turn-lid":
-        return moves.turn_lid(rng.choice(action["graves"]))
+        return moves.turn_lid(name, rng.choice(action["graves"]))
     if kind == "open-neighbour":
-        return moves.open_neighbour(rng.choice(action["graves"]))
+        return moves.open_neighbour(name, rng.choice(action["graves"]))
     if kind == "place-vampire":
-        return moves.place_vampire(rng.choice(action["choices"])["end"])
+        return moves.place_vampire(name, rng.choice(action["choices"])["end"])
     if kind == "give-vampire":
-        return moves.give_vampire(state.players[seat].name, rng.choice(action["choices"])["end"])
+        return moves.give_vampire(name, rng.choice(action["choices"])["end"])
     if kind == "place-garlic":
-        return moves.place_garlic()
+        return moves.place_garlic(name)
     if kind == "pass":
-        return moves.pass_()
+        return moves.pass_(name)
     assert kind == "stop", kind
-    return moves.stop()
+    return moves.stop(name)
 
 
 NAMES = ("Anna", "Ben", "Cleo", "Dirk", "Eva", "Finn")

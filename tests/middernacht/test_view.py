@@ -75,7 +75,7 @@ def test_only_the_current_player_may_turn_a_lid() -> None:
 
 
 def test_a_turned_matching_lid_offers_the_matching_end_or_a_pass() -> None:
-    page = view(play(told_game().state, moves.turn_lid("C4", "blue")), 0)
+    page = view(play(told_game().state, moves.turn_lid("Anna", "C4", "blue")), 0)
     assert page["open_grave"] == {"grave": "C4", "lid": "blue"}
     place, let_go = page["actions"]
     assert place["choices"] == [{"end": "right", "colour": "blue"}]
@@ -86,9 +86,9 @@ def test_a_turned_matching_lid_offers_the_matching_end_or_a_pass() -> None:
 def test_a_giver_is_asked_red_or_blue() -> None:
     state = play(
         told_game().state,
-        moves.turn_lid("C4", "yellow"),
-        moves.place_garlic(),
-        moves.turn_lid("C4", "yellow"),
+        moves.turn_lid("Anna", "C4", "yellow"),
+        moves.place_garlic("Anna"),
+        moves.turn_lid("Ben", "C4", "yellow"),
     )
     anna = view(state, 0)
     assert anna["pending"] == [
@@ -103,7 +103,7 @@ def test_a_giver_is_asked_red_or_blue() -> None:
 
 
 def test_a_rat_shows_which_graves_may_be_opened() -> None:
-    page = view(play(told_game().state, moves.turn_lid("A1", RAT)), 0)
+    page = view(play(told_game().state, moves.turn_lid("Anna", "A1", RAT)), 0)
     assert page["lidless"] == ["A1"]
     assert page["neighbours"] == ["A2", "B1", "B2"]
     assert [a["kind"] for a in page["actions"]] == ["open-neighbour", "stop"]
@@ -111,6 +111,6 @@ def test_a_rat_shows_which_graves_may_be_opened() -> None:
 
 def test_the_winner_is_named_and_nobody_may_act() -> None:
     state = with_rows(told_game().state, {"Anna": ("red",)})
-    page = view(play(state, moves.turn_lid("C4", "red"), moves.place_vampire()), 0)
+    page = view(play(state, moves.turn_lid("Anna", "C4", "red"), moves.place_vampire("Anna")), 0)
     assert page["winner"] == "Anna"
     assert page["actions"] == []
