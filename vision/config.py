@@ -54,6 +54,12 @@ class VisionConfig:
     size_cluster_tolerance: float = 0.18
     #: A grid cell must be this much object (not table) to be a tile candidate.
     cell_coverage_min: float = 0.55
+    #: Candidates matching at least this well are aligned to their template...
+    align_min_score: float = 0.25
+    #: ...by shifts and zooms of these shares of a side, coarse to fine.
+    align_steps: tuple[float, ...] = (0.08, 0.04)
+    #: Splits of a blob whose pieces match this much worse than its best are dropped.
+    split_slack: float = 0.12
     #: Least normalised correlation with the best template for a candidate to count.
     accept_structure_min: float = 0.45
     #: Least lead of the best kind of object over the next, below which it is rejected.
@@ -64,8 +70,6 @@ class VisionConfig:
     tile_size_range: tuple[float, float] = (0.75, 1.3)
     #: Lamp colour temperatures tried when estimating the frame's light.
     illuminant_kelvins: tuple[float, ...] = (2500, 3000, 3600, 4300, 5200, 6500, 8000, 10000)
-    #: Overlap (intersection over the smaller) above which two detections are one.
-    nms_overlap: float = 0.4
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> VisionConfig:

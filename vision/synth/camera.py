@@ -21,8 +21,22 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-#: Colour temperature the scene is drawn under (no tint).
-NEUTRAL_KELVIN = 6500.0
+from vision.colour import NEUTRAL_KELVIN, kelvin_gains
+
+__all__ = [
+    "NEUTRAL_KELVIN",
+    "CameraEffects",
+    "add_noise",
+    "apply_light",
+    "cast_shadows",
+    "defocus",
+    "jpeg_roundtrip",
+    "kelvin_gains",
+    "photograph",
+    "random_effects",
+    "straight_down",
+    "view_homography",
+]
 
 
 @dataclass(frozen=True)
@@ -139,20 +153,6 @@ def view_homography(
     )
     homography = fit @ homography
     return homography / homography[2, 2]
-
-
-def kelvin_gains(kelvin: float) -> np.ndarray:
-    """BGR gains of a black-body light at ``kelvin`` relative to 6500 K (green kept at 1)."""
-
-    def rgb(temp: float) -> np.ndarray:
-        t = temp / 100.0
-        red = 255.0 if t <= 66 else 329.7 * (t - 60) ** -0.1332
-        green = 99.47 * math.log(t) - 161.12 if t <= 66 else 288.12 * (t - 60) ** -0.0755
-        blue = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.52 * math.log(t - 10) - 305.04)
-        return np.clip(np.array([blue, green, red]), 1, 255)
-
-    gains = rgb(kelvin) / rgb(NEUTRAL_KELVIN)
-    return gains / gains[1]
 
 
 def apply_light(image: np.ndarray, effects: CameraEffects) -> np.ndarray:

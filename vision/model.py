@@ -1,0 +1,184 @@
+"""The appearance model: everything recognition learns from a tile set, built once.
+
+Two kinds of templates come out of the faces, both through :func:`vision.rectify.rectify`:
+
+- *structure* templates: grey, blurred, zero-mean and unit-norm over the patch mask,
+  in every rotation the object may lie in (quarter turns for square tiles, a full turn
+  in steps for round tiles and tokens) and at a few scales and small turns, to absorb
+  the error of cutting a candidate out of a frame. They decide *what* an object is up
+  to its colour and heart: a motif, a token face, or a token back.
+  Grey structure does not care what colour the lamp is.
+- *colour* templates: each face upright in BGR, to decide the colour and the heart
+  within the chosen group once the frame's light is known (:mod:`vision.colour`);
+  a heart is a small part of a face, best judged in full colour and once the patch
+  is aligned.
+
+Building takes a fraction of a second; the server keeps one model per tile set.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from companion.bitenight.tiles import Tile
+from vision.config import VisionConfig
+from vision.rectify import flatten_alpha, full_quad, patch_mask, rectify
+from vision.tileset import TileSet
+
+#: Small extra turns (degrees) and scales that stand for rectification error.
+_JITTER_TURNS = (-4.0, 0.0, 4.0)
+_JITTER_SCALES = (0.94, 1.0, 1.06)
+#: Blur applied to every patch before matching (in patch pixels).
+STRUCTURE_BLUR = 1.0
+
+
+@dataclass(frozen=True)
+class Label:
+    """What a template stands for: a tile, a token face of a colour, or a token back."""
+
+    tile: Tile | None = None
+    token_colour: str | None = None
+    token_back: bool = False
+
+    @property
+    def is_tile(self) -> bool:
+        return self.tile is not None
+
+    @property
+    def is_token(self) -> bool:
+        return not self.is_tile
+
+
+@dataclass(frozen=True, eq=False)
+class TemplateBank:
+    """Structure templates for one candidate shape (square or round patches)."""
+
+    round: bool
+    mask: np.ndarray  # P×P bool
+    vectors: np.ndarray  # T×D float32, unit rows
+    group: np.ndarray  # T int: index into AppearanceModel.groups
+    turn: np.ndarray  # T float: degrees the face is turned by (counter-clockwise)
+
+
+@dataclass(frozen=True, eq=False)
+class AppearanceModel:
+    tileset: TileSet
+    config: VisionConfig
+    labels: tuple[Label, ...]
+    groups: tuple[tuple[int, ...], ...]  # label indices sharing one structure
+    group_names: tuple[str, ...]
+    colour_templates: np.ndarray  # L×P×P×3 float32, upright
+    square: TemplateBank | None
+    round: TemplateBank | None
+
+    def bank(self, round_: bool) -> TemplateBank | None:
+        return self.round if round_ else self.square
+
+
+def build_model(tileset: TileSet, config: VisionConfig) -> AppearanceModel:
+    """Learn the tile set: rectified faces, grouped by structure, in every rotation."""
+    patch = config.patch_px
+    labels: list[Label] = []
+    faces: list[np.ndarray] = []
+    round_flags: list[bool] = []
+    group_of: list[str] = []
+    for tile, face in tileset.faces.items():
+        labels.append(Label(tile=tile))
+        faces.append(face)
+        round_flags.append(tileset.tile_shape == "round")
+        group_of.append(tile.motif.value)
+    for colour, face in tileset.token_faces.items():
+        labels.append(Label(token_colour=colour))
+        faces.append(face)
+        round_flags.append(True)
+        group_of.append("token")
+    if tileset.token_back is not None and tileset.token_faces:
+        labels.append(Label(token_back=True))
+        faces.append(tileset.token_back)
+        round_flags.append(True)
+        group_of.append("token-back")
+    group_names = tuple(dict.fromkeys(group_of))
+    groups = tuple(tuple(i for i, g in enumerate(group_of) if g == name) for name in group_names)
+    upright = [rectify(flatten_alpha(f), full_quad(f.shape[1], f.shape[0]), patch) for f in faces]
+    colour_templates = np.stack(upright).astype(np.float32)
+    banks = {}
+    for round_ in (False, True):
+        members = [i for i, r in enumerate(round_flags) if r == round_]
+        if members:
+            banks[round_] = _bank(
+                [faces[i] for i in members],
+                [group_names.index(group_of[i]) for i in members],
+                round_,
+                config,
+            )
+    return AppearanceModel(
+        tileset=tileset,
+        config=config,
+        labels=tuple(labels),
+        groups=groups,
+        group_names=group_names,
+        colour_templates=colour_templates,
+        square=banks.get(False),
+        round=banks.get(True),
+    )
+
+
+def structure_vectors(patches: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Grey, blurred, zero-mean, unit-norm vectors of BGR patches (N×P×P×3) over ``mask``."""
+    vectors = np.empty((len(patches), int(mask.sum())), np.float32)
+    for i, patch in enumerate(patches):
+        grey = cv2.cvtColor(patch.astype(np.uint8), cv2.COLOR_BGR2GRAY).astype(np.float32)
+        grey = cv2.GaussianBlur(grey, (0, 0), STRUCTURE_BLUR)
+        vectors[i] = grey[mask]
+    vectors -= vectors.mean(axis=1, keepdims=True)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, 1e-6)
+
+
+def _bank(
+    faces: list[np.ndarray], groups: list[int], round_: bool, config: VisionConfig
+) -> TemplateBank:
+    patch = config.patch_px
+    if round_:
+        step = config.round_rotation_step_deg
+        turns = np.arange(0.0, 360.0, step)
+        jitter_turns: tuple[float, ...] = (0.0,)
+    else:
+        turns = np.array([0.0, 90.0, 180.0, 270.0])
+        jitter_turns = _JITTER_TURNS
+    mask = patch_mask(patch, round_)
+    patches, group_index, turn_of = [], [], []
+    for face, group in zip(faces, groups, strict=True):
+        flat = flatten_alpha(face)
+        h, w = flat.shape[:2]
+        for turn in turns:
+            for extra in jitter_turns:
+                for scale in _JITTER_SCALES:
+                    quad = _turned_quad(w, h, turn + extra, scale)
+                    patches.append(rectify(flat, quad, patch))
+                    group_index.append(group)
+                    turn_of.append(turn)
+    vectors = structure_vectors(np.stack(patches), mask)
+    return TemplateBank(
+        round=round_,
+        mask=mask,
+        vectors=vectors,
+        group=np.array(group_index),
+        turn=np.array(turn_of),
+    )
+
+
+def _turned_quad(width: int, height: int, turn_deg: float, scale: float) -> np.ndarray:
+    """The corners, in face pixels, of a view of the face turned by ``turn_deg``.
+
+    Rectifying this quad gives the face as it looks after lying turned
+    counter-clockwise by ``turn_deg`` and cut out ``scale`` times too large or small.
+    """
+    centre = np.array([width / 2, height / 2])
+    corners = (full_quad(width, height) - centre) / scale
+    angle = np.radians(turn_deg)
+    rotation = np.array([[np.cos(angle), np.sin(angle)], [-np.sin(angle), np.cos(angle)]])
+    return (corners @ rotation.T + centre).astype(np.float32)

@@ -1,0 +1,116 @@
+"""Rectification: any tile or token, wherever it lies, becomes the same upright square patch.
+
+The one function :func:`rectify` is used both to build the templates from a tile set's
+faces and to cut candidates out of a frame, so that what is learnt and what is looked
+at went through the same pixels-to-patch mapping. Round objects are passed as the
+bounding box of their ellipse, which maps the ellipse back onto a circle.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+#: Background grey for the transparent corners of round faces.
+NEUTRAL_GREY = 128
+
+
+def rectify(image: np.ndarray, quad: np.ndarray, patch_px: int) -> np.ndarray:
+    """Warp the quadrilateral ``quad`` (4×2, clockwise from the top-left) to a square patch.
+
+    Corners are pixel edges, not centres, so a quad turned by a quarter turn gives
+    exactly the patch turned by a quarter turn. A quad much larger than the patch is
+    first shrunk by area averaging, so fine artwork does not alias.
+    """
+    quad = np.asarray(quad, np.float32)
+    side = float(np.max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    factor = side / patch_px
+    if factor > 1.5:
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 1
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
+        x0, y0 = max(x0, 0), max(y0, 0)
+        x1, y1 = min(x1, image.shape[1]), min(y1, image.shape[0])
+        if x1 - x0 >= 2 and y1 - y0 >= 2:
+            shrink = 1.0 / factor
+            roi = image[y0:y1, x0:x1]
+            size = (max(2, round((x1 - x0) * shrink)), max(2, round((y1 - y0) * shrink)))
+            image = cv2.resize(roi, size, interpolation=cv2.INTER_AREA)
+            sx, sy = size[0] / (x1 - x0), size[1] / (y1 - y0)
+            quad = (quad - [x0, y0]) * [sx, sy]
+    edge = patch_px - 0.5
+    target = np.array([[-0.5, -0.5], [edge, -0.5], [edge, edge], [-0.5, edge]], np.float32)
+    homography = cv2.getPerspectiveTransform((quad - 0.5).astype(np.float32), target)
+    return cv2.warpPerspective(
+        image,
+        homography,
+        (patch_px, patch_px),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+class Pyramid:
+    """A frame at halving resolutions, so each candidate is cut from the level nearest
+    its patch size: cheap, and without the aliasing of sampling a large tile sparsely."""
+
+    def __init__(self, image: np.ndarray, levels: int = 4) -> None:
+        self.levels = [image]
+        for _ in range(levels - 1):
+            if min(self.levels[-1].shape[:2]) < 64:
+                break
+            self.levels.append(cv2.pyrDown(self.levels[-1]))
+
+    def rectify(self, quad: np.ndarray, patch_px: int) -> np.ndarray:
+        quad = np.asarray(quad, np.float32)
+        side = float(np.max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+        level = 0
+        while level + 1 < len(self.levels) and side / 2 ** (level + 1) >= 1.2 * patch_px:
+            level += 1
+        return rectify(self.levels[level], quad / 2**level, patch_px)
+
+
+def full_quad(width: int, height: int) -> np.ndarray:
+    """The corners of a whole image, as :func:`rectify` expects them."""
+    return np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float32)
+
+
+def flatten_alpha(face_bgra: np.ndarray) -> np.ndarray:
+    """A BGRA face on neutral grey, so transparent corners carry no colour."""
+    alpha = face_bgra[..., 3:4].astype(np.float32) / 255
+    flat = face_bgra[..., :3].astype(np.float32) * alpha + NEUTRAL_GREY * (1 - alpha)
+    return flat.astype(np.uint8)
+
+
+def patch_mask(patch_px: int, round_: bool) -> np.ndarray:
+    """The pixels of a patch that belong to the object, away from its edge.
+
+    A margin is left out because the outline is where rectification is least exact and
+    where the table shows through.
+    """
+    mask = np.zeros((patch_px, patch_px), np.uint8)
+    centre = (patch_px - 1) / 2
+    if round_:
+        ys, xs = np.mgrid[0:patch_px, 0:patch_px]
+        mask[np.hypot(xs - centre, ys - centre) <= 0.44 * patch_px] = 1
+    else:
+        margin = round(0.07 * patch_px)
+        mask[margin:-margin, margin:-margin] = 1
+    return mask.astype(bool)
+
+
+def quad_from_ellipse(
+    center: tuple[float, float], axes: tuple[float, float], angle_deg: float
+) -> np.ndarray:
+    """The bounding box of an ellipse (full axes lengths), in :func:`rectify` corner order."""
+    box = cv2.boxPoints(((center[0], center[1]), (axes[0], axes[1]), angle_deg))
+    return order_corners(box)
+
+
+def order_corners(points: np.ndarray) -> np.ndarray:
+    """Four corners in clockwise order (image y down), starting from the top-left-most."""
+    points = np.asarray(points, np.float32).reshape(4, 2)
+    centre = points.mean(axis=0)
+    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
+    ordered = points[np.argsort(angles)]
+    start = int(np.argmin(ordered.sum(axis=1)))
+    return np.roll(ordered, -start, axis=0)
