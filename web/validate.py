@@ -43,10 +43,35 @@ def read_json(spec: Mapping[str, Field]) -> dict[str, Any]:
     limit = current_app.config["MAX_JSON_BYTES"]
     if length is not None and length > limit:
         raise Refusal(f"the request is larger than {limit} bytes", 413, "too_large")
-    body = request.get_json(silent=True)
+    try:
+        body = request.get_json(silent=True)
+    except RecursionError:  # json raises this, not ValueError, for "[[[[…" bombs
+        raise Refusal("the request's JSON is nested too deeply", 400, "json") from None
     if not isinstance(body, dict):
         raise Refusal("the request body must be one JSON object", 400, "json")
+    if not _valid_text(body):
+        raise Refusal("the request holds text that is not valid Unicode", 400, "json")
     return check(body, spec)
+
+
+def _valid_text(body: Any) -> bool:
+    """Whether every string in a parsed body can be stored: JSON's ``"\\ud800"`` escapes
+    parse to lone surrogates, which SQLite's UTF-8 cannot hold. A loop, not recursion:
+    the body may be nested as deep as the parser allows."""
+    pending = [body]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, dict):
+            pending.extend(value.keys())
+            pending.extend(value.values())
+        elif isinstance(value, list):
+            pending.extend(value)
+        elif isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return False
+    return True
 
 
 def check(body: Mapping[str, Any], spec: Mapping[str, Field]) -> dict[str, Any]:
