@@ -39,9 +39,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
 
-    from web import api, home, tileset
+    from web import api, home, tileset, transfer
 
-    for blueprint in (home.bp, api.bp, tileset.bp):
+    for blueprint in (home.bp, api.bp, transfer.bp, tileset.bp):
         app.register_blueprint(blueprint)
 
     pages = load_pages(app.config["GAME_PAGES"])

@@ -7,6 +7,7 @@ stale or malformed requests before they reach the engine.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, url_for
@@ -23,7 +24,7 @@ from web.validate import Field, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-NAME = Field(str, max_length=80)
+_CUE_NAME = re.compile(r"^[a-z][a-z-]{0,19}$")
 VERSION = Field(int, minimum=0)
 
 
@@ -96,6 +97,8 @@ def create_game() -> tuple[Response, int]:
         }
     )
     pages = game_pages(body["kind"])
+    if pages.check_setup is not None:
+        pages.check_setup(body["setup"])
     store = get_store()
     game_id = store.create_game(pages.kind, body["setup"], body.get("title", "").strip())
     with store.transaction():
@@ -171,6 +174,20 @@ def _meta(game_id: str, kind: str) -> Response:
     stored = store.play(game_id, Event(kind, {}, "host"), body["version"])
     changes().announce()
     return jsonify(game_json(stored, who))
+
+
+@bp.post("/games/<game_id>/cue")
+def cue(game_id: str) -> Response:
+    """Ring a cue (the "1-2-3" of a grab) on every phone of the game at once."""
+    body = read_json({"name": Field(str, max_length=20)})
+    if not _CUE_NAME.match(body["name"]):
+        raise Refusal("a cue name is a short word of lower-case letters", 400, "json")
+    get_store().load(game_id)
+    who = security.caller(game_id)
+    if who.seat is None and not who.host:
+        raise forbidden("this phone has no seat in this game; join the game first")
+    serial = changes().cue(game_id, body["name"])
+    return jsonify({"name": body["name"], "serial": serial})
 
 
 @bp.get("/games/<game_id>/stream")

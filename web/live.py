@@ -25,14 +25,32 @@ from companion.core.store import Store, UnknownGame
 
 
 class Changes:
-    """A doorbell rung after every stored event, so waiting streams wake at once."""
+    """A doorbell rung after every stored event, so waiting streams wake at once.
+
+    It also carries *cues*: moments every phone should act on together but that are not
+    game state (the "1-2-3" before a grab). A cue is kept in memory only; a phone that
+    connects later does not replay it.
+    """
 
     def __init__(self) -> None:
         self._condition = threading.Condition()
+        self._cues: dict[str, tuple[int, str]] = {}
 
     def announce(self) -> None:
         with self._condition:
             self._condition.notify_all()
+
+    def cue(self, game_id: str, name: str) -> int:
+        """Ring a cue for every phone following the game; returns its serial number."""
+        with self._condition:
+            serial = self._cues.get(game_id, (0, ""))[0] + 1
+            self._cues[game_id] = (serial, name)
+            self._condition.notify_all()
+            return serial
+
+    def last_cue(self, game_id: str) -> tuple[int, str]:
+        with self._condition:
+            return self._cues.get(game_id, (0, ""))
 
     def wait(self, timeout: float) -> None:
         with self._condition:
@@ -53,6 +71,7 @@ def version_stream(
     try:
         yield "retry: 1000\n\n"
         last: tuple[int, int] | None = None
+        cue_seen = changes.last_cue(game_id)[0]
         last_sent = time.monotonic()
         ends = last_sent + lifetime
         while time.monotonic() < ends:
@@ -67,6 +86,10 @@ def version_stream(
                 last, last_sent = (version, seats), now
                 payload = json.dumps({"version": version, "seats": seats})
                 yield f"event: version\ndata: {payload}\n\n"
+            serial, cue = changes.last_cue(game_id)
+            if serial != cue_seen:
+                cue_seen, last_sent = serial, now
+                yield f"event: cue\ndata: {json.dumps({'name': cue, 'serial': serial})}\n\n"
             elif now - last_sent >= heartbeat:
                 last_sent = now
                 yield ": still here\n\n"

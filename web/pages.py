@@ -21,7 +21,10 @@ from flask import Blueprint
 from companion.core.store import StoredGame
 
 #: The games whose pages the server shows: one module per game, each with a ``PAGES``.
-GAME_PAGES: tuple[str, ...] = ()
+GAME_PAGES: tuple[str, ...] = (
+    "web.bitenight",
+    "web.empire",
+)
 
 
 @dataclass(frozen=True)
@@ -35,7 +38,9 @@ class GamePages:
     events are accepted from a seat only for itself: when the event's data has
     ``seat_field``, it must name the caller's seat (the host may act for anyone).
     ``play_endpoint`` and ``setup_endpoint`` are the blueprint's endpoints taking
-    ``game_id`` and nothing, respectively.
+    ``game_id`` and nothing, respectively. ``check_setup`` refuses (CompanionError)
+    setup keys that belong to the page rather than the engine; the engine's own keys
+    are checked by its ``start``.
     """
 
     kind: str
@@ -47,6 +52,7 @@ class GamePages:
     setup_endpoint: str
     host_only: frozenset[str] = field(default_factory=frozenset)
     seat_field: str | None = "player"
+    check_setup: Callable[[Mapping[str, Any]], None] | None = None
 
 
 def load_pages(modules: tuple[str, ...] | list[str]) -> dict[str, GamePages]:

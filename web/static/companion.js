@@ -125,6 +125,7 @@ const Companion = (() => {
       this.data = null;
       this.busy = false;
       this.seen = null;
+      this.onCue = null;
     }
 
     get base() { return `/api/games/${encodeURIComponent(this.id)}`; }
@@ -147,6 +148,9 @@ const Companion = (() => {
         const news = JSON.parse(message.data);
         const key = `${news.version}.${news.seats}`;
         if (key !== this.seen) { this.seen = key; this.refresh(); }
+      });
+      stream.addEventListener("cue", (message) => {
+        if (this.onCue) this.onCue(JSON.parse(message.data).name);
       });
       stream.addEventListener("gone", () => { stream.close(); window.location = "/"; });
       stream.onerror = () => { setLink(false); };
@@ -181,6 +185,13 @@ const Companion = (() => {
       }
     }
 
+    /** Ring a cue on every phone of the game (not game state: nothing is stored). */
+    async cue(name) {
+      try {
+        await api("POST", `${this.base}/cue`, { name });
+      } catch (error) { toast(error.message, "error"); }
+    }
+
     async undo() {
       if (await confirm(t("shell.confirm_undo"))) {
         if (await this.call("undo", { version: this.data.version })) toast(t("shell.undone"));
@@ -206,6 +217,12 @@ const Companion = (() => {
     if (!bar) return;
     bar.hidden = !data.you.host;
     if (!data.you.host) return;
+    const details = bar.querySelector("details");
+    if (!bar.dataset.shown) {
+      // Open the room code and QR while phones still have to join; later the host folds it.
+      bar.dataset.shown = "yes";
+      details.open = data.seats.some((seat) => !seat.taken);
+    }
     document.getElementById("room-code").textContent = data.room ?? "";
     document.getElementById("room-url").textContent = data.join_url ?? "";
     const qr = document.getElementById("room-qr");
