@@ -17,11 +17,13 @@ tokens over.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
+from companion.core.events import Event
 from companion.empire.cards import Piles
 from companion.empire.characters import CHARACTERS
-from companion.empire.rules import EmpireState, Seat
+from companion.empire.rules import EMPIRE, EmpireState, Seat
 
 HOST = "host"
 VIEWERS = (Seat.VAMPIRE.value, Seat.HUMAN.value, HOST)
@@ -105,3 +107,44 @@ def view(state: EmpireState, viewer: str) -> dict[str, Any]:
             "scores": {seat.value: points for seat, points in outcome.scores},
         },
     }
+
+
+def history(start: EmpireState, events: Sequence[Event], last: int = 12) -> list[dict[str, Any]]:
+    """What happened, newest first, as every seat may read it (nothing here is secret).
+
+    Each entry names the turn, the step's event and its public facts, including what the
+    companion worked out: how many cards were really drawn, whether the cellar became
+    the deck (M4), what the holy water showed, whether the game ended.
+    """
+    entries: list[dict[str, Any]] = []
+    state = start
+    for event in events:
+        after = EMPIRE.apply(state, event)
+        seat = state.active
+        before_cards, after_cards = state.cards(seat), after.cards(seat)
+        facts: dict[str, Any] = {
+            key: value for key, value in event.data.items() if key not in ("played", "drew")
+        }
+        if event.kind == "discard-and-draw":
+            discarded = int(event.data.get("cellar", 0)) + int(event.data.get("moat", 0))
+            facts["drawn"] = after_cards.hand - (before_cards.hand - discarded)
+        if event.kind == "holy-water":
+            facts["vampire"] = event.data["character"] in after.revealed
+        for other in Seat:
+            if after.cards(other).cellar_made and not state.cards(other).cellar_made:
+                facts.setdefault("cellar_made", []).append(other.value)
+        played = dict(event.data.get("played", {}))
+        entries.append(
+            {
+                "turn": state.turn,
+                "round": state.round,
+                "time": seat.turn_name,
+                "seat": seat.value,
+                "kind": event.kind,
+                "facts": facts,
+                "played": {s.value: int(played.get(s.value, 0)) for s in Seat},
+                "ended": after.outcome is not None and state.outcome is None,
+            }
+        )
+        state = after
+    return entries[::-1][:last]
