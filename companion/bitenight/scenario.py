@@ -199,10 +199,11 @@ def _check_forced_choices(
     player without a coffin with a heart) is refused.
     """
     index = state.position
+    named = [player for step, player in unused if step == index]
+    if not named:
+        return
     asks = {ask.player: ask for ask in rendezvous.asks_for(state, card)}
-    for step, player in list(unused):
-        if step != index:
-            continue
+    for player in named:
         ask = asks.get(player)
         if ask is None:
             raise ScenarioError(
@@ -210,7 +211,7 @@ def _check_forced_choices(
                 f"'{card}' asks {player} no choice there"
             )
         if not ask.has_choice:
-            rendezvous.check_choice(state, ask, unused.pop((step, player)))
+            rendezvous.check_choice(state, ask, unused.pop((index, player)))
 
 
 def result_json(state: Rendezvous) -> dict[str, Any]:
