@@ -29,6 +29,10 @@ Setup: ``{"players": [names in seat order, clockwise], "deck": "basic" | "advanc
 "starting_player": name}`` (the last is optional, default the first player). Three or
 four unique non-empty names (B1), else ``InvalidSetup``.
 
+The engine checks the rules, not who sends an event: the web layer decides whether
+the ``actor`` may act (a seat places its own card and answers its own ask; the host or
+the camera sets collections and reveals cards).
+
 The flow (B1, B2): each cycle has 5 rounds with 3 players, 4 with 4 players; a round is
 ``placing`` (one card each, from the round's starting player clockwise) then
 ``grabbing`` (the camera or the players set the collections, then ``end-round``).
@@ -392,6 +396,15 @@ def _doing(state: BiteNightState) -> str:
     return "the game is over"
 
 
+def waiting_for(state: BiteNightState) -> list[str]:
+    """The players whose action the table waits for; empty when anyone (the host) acts."""
+    if state.phase is Phase.PLACING:
+        return [state.players[state.next_to_place]]
+    if state.table is not None and state.table.asks:
+        return [ask.player for ask in state.table.asks]
+    return []
+
+
 def next_events(state: BiteNightState) -> list[str]:
     """The event kinds that can be legal now (their data still has to be right)."""
     busy = state.table is not None and state.table.current is not None
@@ -441,7 +454,9 @@ def view(state: BiteNightState) -> dict[str, Any]:
     ``current`` (card waiting for choices or null), ``asks`` (player, card, step,
     action "give"/"take", count, options, suggestion, ruling), ``points`` so far),
     ``score_pad`` (``rows``: [{cycle, points: name -> n}], ``sum``: name -> n),
-    ``winners`` (names, only when the game is over), ``next_events``.
+    ``winners`` (names, only when the game is over), ``waiting_for`` (names whose action
+    the table needs: the next placer, or the players asked to choose; empty when the host
+    or anyone may act), ``next_events``.
     """
     table = state.table
     shown_rendezvous = None
@@ -490,5 +505,6 @@ def view(state: BiteNightState) -> dict[str, Any]:
             "sum": _by_name(state, score_totals(state)),
         },
         "winners": winners(state) if state.phase is Phase.GAME_OVER else [],
+        "waiting_for": waiting_for(state),
         "next_events": next_events(state),
     }

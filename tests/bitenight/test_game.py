@@ -65,6 +65,7 @@ def test_b1_four_players_play_four_cycles_of_four_rounds():
 def test_b2_cards_are_placed_from_the_round_starter_clockwise():
     game = new_game(starting_player="Ben")
     assert view(game.state)["placing_order"] == ["Ben", "Cleo", "Anna"]
+    assert view(game.state)["waiting_for"] == ["Ben"]
     with pytest.raises(IllegalEvent, match="it is Ben's turn to place a card, not Anna's"):
         game.push(event("place-card", player="Anna"))
 
@@ -200,6 +201,7 @@ def test_a_pending_choice_is_shown_with_its_suggestion_and_blocks_other_events()
     assert asks[0]["suggestion"]
     assert asks[0]["ruling"].startswith("Ruling:")
     assert next_events(game.state) == ["choose-tiles"]
+    assert shown["waiting_for"] == ["Anna", "Ben", "Cleo"]
     with pytest.raises(IllegalEvent, match="waits for the choice of Anna, Ben, Cleo"):
         game.push(event("add-tile", player="Anna", tile="red-monk"))
     with pytest.raises(IllegalEvent, match="still waiting for the choice"):
