@@ -83,7 +83,9 @@ function renderStatus(v) {
   document.getElementById("when").textContent = turnLabel(v.time, v.round);
   document.getElementById("who").textContent = t("empire.turn_of",
     { name: v.players[v.active], side: t(`empire.side_${v.active}`) });
-  document.getElementById("step").textContent = v.outcome ? "" : t(`empire.step_${v.step}`);
+  const waiting = v.viewer !== "host" && v.viewer !== v.active;
+  document.getElementById("step").textContent = v.outcome ? ""
+    : [t(`empire.step_${v.step}`), waiting ? t("empire.waiting", { name: v.players[v.active] }) : ""].join(" ");
   document.getElementById("me").textContent = t(`empire.you_${v.viewer}`);
   document.getElementById("status").dataset.time = v.time;
 }
@@ -118,8 +120,9 @@ function renderControls(data, v) {
   const acting = !v.outcome && (v.viewer === v.active || (data.you.host && !data.you.seat));
   box.hidden = !acting;
   if (!acting) { box.replaceChildren(); return; }
-  if (v.step === "discard") box.replaceChildren(...discardControls(v));
-  else box.replaceChildren(...(v.step === "reveal" ? revealControls(v) : []), ...actionControls(v));
+  const parts = v.step === "discard" ? discardControls(v)
+    : [...(v.step === "reveal" ? revealControls(v) : []), ...actionControls(v)];
+  box.replaceChildren(...parts.filter((part) => part !== null));
 }
 
 function discardControls(v) {
@@ -284,7 +287,9 @@ function historyText(v, entry) {
   const lines = [];
   switch (entry.kind) {
     case "discard-and-draw":
-      lines.push(t("empire.h_discard", { who, cellar: f.cellar ?? 0, moat: f.moat ?? 0, drawn: f.drawn }));
+      lines.push((f.cellar || f.moat)
+        ? t("empire.h_discard", { who, cellar: f.cellar ?? 0, moat: f.moat ?? 0, drawn: f.drawn })
+        : t("empire.h_draw_only", { who, drawn: f.drawn }));
       break;
     case "reveal": lines.push(t("empire.h_reveal", { who, name: label(v, f.character) })); break;
     case "hide":
