@@ -429,6 +429,20 @@ def score_totals(state: BiteNightState) -> tuple[int, ...]:
     return tuple(sum(row[seat] for row in state.pad) for seat in range(len(state.players)))
 
 
+def score_pad(state: BiteNightState) -> dict[str, Any]:
+    """The pad as the table keeps it (B1): a row per cycle with the cycle's points and the
+    running total after it, then the sum over all cycles (the total)."""
+    rows = []
+    running = [0] * len(state.players)
+    for number, row in enumerate(state.pad, start=1):
+        running = [total + points for total, points in zip(running, row, strict=True)]
+        rows.append(
+            {"cycle": number, "points": _by_name(state, row), "total": _by_name(state, running)}
+        )
+    totals = _by_name(state, score_totals(state))
+    return {"rows": rows, "sum": totals, "total": totals}
+
+
 def _by_name(state: BiteNightState, values: Sequence[Any]) -> dict[str, Any]:
     return dict(zip(state.players, values, strict=True))
 
@@ -453,7 +467,8 @@ def view(state: BiteNightState) -> dict[str, Any]:
     null), ``last_step``, ``waiting`` (cards beside the pile), ``skip_left``,
     ``current`` (card waiting for choices or null), ``asks`` (player, card, step,
     action "give"/"take", count, options, suggestion, ruling), ``points`` so far),
-    ``score_pad`` (``rows``: [{cycle, points: name -> n}], ``sum``: name -> n),
+    ``score_pad`` (``rows``: [{cycle, points: name -> n, total: running name -> n}],
+    ``sum`` and ``total``: name -> n over all cycles so far),
     ``winners`` (names, only when the game is over), ``waiting_for`` (names whose action
     the table needs: the next placer, or the players asked to choose; empty when the host
     or anyone may act), ``next_events``.
@@ -497,13 +512,7 @@ def view(state: BiteNightState) -> dict[str, Any]:
         "tiles_expected": TILES_PER_ROUND * state.round,
         "graveyard": [t.id for t in sorted_tiles(state.graveyard())],
         "rendezvous": shown_rendezvous,
-        "score_pad": {
-            "rows": [
-                {"cycle": number, "points": _by_name(state, row)}
-                for number, row in enumerate(state.pad, start=1)
-            ],
-            "sum": _by_name(state, score_totals(state)),
-        },
+        "score_pad": score_pad(state),
         "winners": winners(state) if state.phase is Phase.GAME_OVER else [],
         "waiting_for": waiting_for(state),
         "next_events": next_events(state),

@@ -251,7 +251,9 @@ def test_b12_equal_totals_share_the_win():
     state = finished_game(((5, 9, 1), (5, 0, 3), (0, 1, 3)))
     assert winners(state) == ["Anna", "Ben"]
     assert view(state)["winners"] == ["Anna", "Ben"]
-    assert view(state)["score_pad"]["sum"] == {"Anna": 10, "Ben": 10, "Cleo": 7}
+    pad = view(state)["score_pad"]
+    assert pad["sum"] == pad["total"] == {"Anna": 10, "Ben": 10, "Cleo": 7}
+    assert [row["total"]["Ben"] for row in pad["rows"]] == [9, 9, 10]
 
 
 def test_the_view_is_plain_json_in_every_phase():
