@@ -161,6 +161,8 @@ def deal(setup: Mapping[str, Any]) -> Table:
 
 def _player_arg(state: Table, data: Mapping[str, Any]) -> int:
     name = data.get("player")
+    if name is None:
+        raise IllegalEvent("a Middernacht event names the player who acts in 'player'")
     try:
         return state.seat(name)
     except ValueError:

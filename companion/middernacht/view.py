@@ -89,7 +89,11 @@ def actions(state: Table, seat: int | None) -> list[dict[str, Any]]:
 
 
 def view(state: Table, seat: int | None = None) -> dict[str, Any]:
-    """The JSON a phone gets: the table as the players see it, and what ``seat`` may do."""
+    """The JSON a phone gets: the table as the players see it, and what ``seat`` may do.
+
+    ``moves`` lists what every player may do now (public: it names only closed graves
+    and face-up ends), so the host screen can act for a player without a phone.
+    """
     open_grave = None
     if state.grave is not None:
         open_grave = {"grave": Grave(state.grave).name, "lid": state.lids[state.grave]}
@@ -116,4 +120,9 @@ def view(state: Table, seat: int | None = None) -> dict[str, Any]:
         "neighbours": [Grave(n).name for n in state.neighbours],
         "pending": pending,
         "actions": actions(state, seat),
+        "moves": {
+            player.name: offered
+            for s, player in enumerate(state.players)
+            if (offered := actions(state, s))
+        },
     }

@@ -1,0 +1,181 @@
+"""Middernacht's pages: creation, seats acting only for themselves, secrets kept, row photos."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+import web.middernacht
+from companion.middernacht.rows import SeenToken
+from tests.web.conftest import csrf, post
+from web import create_app
+
+PLAYERS = ["Anna", "Ben", "Cleo"]
+
+
+def fake_detector(photo: bytes) -> list[SeenToken]:
+    """Stands in for the camera: a photo's bytes name the colours along the row."""
+    colours = photo.decode().split(",")
+    return [
+        SeenToken(None if colour == "down" else colour, (40.0 * i, 10.0))
+        for i, colour in enumerate(colours)
+    ]
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    yield create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "games.sqlite3"),
+            "SECRET_KEY": "test-key",
+            "GAME_PAGES": ("web.middernacht",),
+            "MIDDERNACHT_DETECT_TOKENS": fake_detector,
+        }
+    )
+
+
+def new_game(client: FlaskClient, **setup: Any) -> dict[str, Any]:
+    answer = post(
+        client, "/middernacht/games", {"title": "Night", "setup": {"players": PLAYERS, **setup}}
+    )
+    assert answer.status_code == 201, answer.get_json()
+    return answer.get_json()
+
+
+def sit(app: Flask, game_id: str, seat: str) -> FlaskClient:
+    phone = app.test_client()
+    answer = post(phone, f"/api/games/{game_id}/seats/{seat}")
+    assert answer.status_code == 200, answer.get_json()
+    return phone
+
+
+def event(client: FlaskClient, game_id: str, kind: str, **data: Any):  # type: ignore[no-untyped-def]
+    version = client.get(f"/api/games/{game_id}").get_json()["version"]
+    return post(
+        client, f"/api/games/{game_id}/events", {"kind": kind, "data": data, "version": version}
+    )
+
+
+def laid_table(app: Flask, **setup: Any) -> tuple[str, FlaskClient, dict[str, FlaskClient]]:
+    host = app.test_client()
+    game_id = new_game(host, **setup)["id"]
+    phones = {name: sit(app, game_id, name) for name in PLAYERS}
+    if setup.get("mode", "table") == "table":
+        ends = {"Anna": ("red", "blue"), "Ben": ("yellow", "white"), "Cleo": ("green", "black")}
+        for name, (left, right) in ends.items():
+            answer = event(phones[name], game_id, "turn-ends", player=name, left=left, right=right)
+            assert answer.status_code == 200, answer.get_json()
+    return game_id, host, phones
+
+
+def test_the_setup_and_play_pages_render(app: Flask) -> None:
+    client = app.test_client()
+    assert client.get("/middernacht/new").status_code == 200
+    game_id = new_game(client)["id"]
+    page = client.get(f"/middernacht/{game_id}")
+    assert page.status_code == 200
+    assert b"play.js" in page.data
+
+
+def test_a_seeded_game_gets_a_seed_that_never_reaches_a_browser(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(web.middernacht, "draw_seed", lambda: 918273645)
+    game_id, host, phones = laid_table(app, mode="seeded")
+    answers = [
+        host.get(f"/api/games/{game_id}").get_data(as_text=True),
+        event(phones["Anna"], game_id, "turn-lid", player="Anna", grave="C4").get_data(
+            as_text=True
+        ),
+        phones["Ben"].get(f"/api/games/{game_id}").get_data(as_text=True),
+    ]
+    assert all("918273645" not in text for text in answers)
+    assert host.get(f"/api/games/{game_id}").get_json()["view"]["mode"] == "seeded"
+
+
+def test_a_phone_acts_only_for_its_own_seat_and_only_in_its_turn(app: Flask) -> None:
+    game_id, _, phones = laid_table(app)
+    answer = event(phones["Ben"], game_id, "turn-lid", player="Anna", grave="C4", lid="red")
+    assert answer.status_code == 403
+    answer = event(phones["Ben"], game_id, "turn-lid", player="Ben", grave="C4", lid="red")
+    assert answer.get_json()["error"] == "it is Anna's turn, not Ben's"
+    answer = event(phones["Anna"], game_id, "turn-lid", grave="C4", lid="red")
+    assert answer.get_json()["error"] == "a Middernacht event names the player who acts in 'player'"
+
+
+def test_no_view_tells_where_a_garlic_lies(app: Flask) -> None:
+    """Two tables that differ only in the grave Anna's garlic went into look the same."""
+    views = []
+    for grave in ("C4", "D7"):
+        game_id, host, phones = laid_table(app)
+        for who, kind, data in [
+            ("Anna", "turn-lid", {"grave": grave, "lid": "yellow"}),
+            ("Anna", "place-garlic", {}),
+            ("Ben", "turn-lid", {"grave": "E5", "lid": "red"}),
+            ("Ben", "pass", {}),
+        ]:
+            answer = event(phones[who], game_id, kind, player=who, **data)
+            assert answer.status_code == 200, answer.get_json()
+        views.append(
+            [
+                client.get(f"/api/games/{game_id}").get_json()["view"]
+                for client in (host, *phones.values())
+            ]
+        )
+    assert views[0] == views[1]
+    assert views[0][1]["players"][0]["garlic_on_board"] == 1
+
+
+def test_a_transfer_is_guided_for_the_giver(app: Flask) -> None:
+    game_id, _, phones = laid_table(app)
+    for who, kind, data in [
+        ("Anna", "turn-lid", {"grave": "C4", "lid": "yellow"}),
+        ("Anna", "place-garlic", {}),
+        ("Ben", "turn-lid", {"grave": "C4", "lid": "yellow"}),
+    ]:
+        assert event(phones[who], game_id, kind, player=who, **data).status_code == 200
+    anna = phones["Anna"].get(f"/api/games/{game_id}").get_json()["view"]
+    (give,) = anna["actions"]
+    assert give["choices"] == [{"end": "left", "colour": "red"}, {"end": "right", "colour": "blue"}]
+    assert phones["Cleo"].get(f"/api/games/{game_id}").get_json()["view"]["actions"] == []
+    answer = event(
+        phones["Anna"], game_id, "give-vampire", player="Anna", end="right", uncovered="white"
+    )
+    assert answer.get_json()["view"]["players"][0]["right"] == "white"
+
+
+def photo_check(client: FlaskClient, game_id: str, player: str, colours: str):  # type: ignore[no-untyped-def]
+    from io import BytesIO
+
+    return client.post(
+        f"/middernacht/{game_id}/row-photo",
+        data={"player": player, "photo": (BytesIO(colours.encode()), "row.jpg")},
+        headers={"X-CSRF-Token": csrf(client), "Origin": "http://localhost"},
+        content_type="multipart/form-data",
+    )
+
+
+def test_a_photo_of_a_row_is_checked_against_the_game(app: Flask) -> None:
+    game_id, _, phones = laid_table(app)
+    row = ",".join(["blue", *["down"] * 18, "red"])
+    answer = photo_check(phones["Anna"], game_id, "Anna", row)
+    assert answer.get_json() == {"player": "Anna", "seen": 20, "mismatches": []}
+    answer = photo_check(phones["Anna"], game_id, "Anna", "blue,down,green")
+    assert answer.get_json()["mismatches"] == [
+        "The camera sees 3 vampires in Anna's row; the game counts 20.",
+        "The ends of Anna's row look blue and green; the game has blue and red.",
+    ]
+
+
+def test_a_row_photo_needs_a_seat_and_a_player_of_the_game(app: Flask) -> None:
+    game_id, _, _ = laid_table(app)
+    stranger = app.test_client()
+    assert photo_check(stranger, game_id, "Anna", "red").status_code == 403
+    seated = sit(app, new_game(app.test_client())["id"], "Anna")
+    assert photo_check(seated, game_id, "Zoe", "red").status_code in (400, 403)
