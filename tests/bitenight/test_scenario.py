@@ -6,9 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.bitenight.scenario import parse_scenario, resolve, result_json
 from companion.cli import main
+from companion.errors import CompanionError
 from tests.bitenight.helpers import scenario
 
 GOLDEN = sorted((Path(__file__).parent / "golden").glob("*.json"))
@@ -222,3 +225,24 @@ def test_a_bad_scenario_exits_1_with_one_sentence(tmp_path, capsys, content, pro
 def test_a_missing_file_exits_1(tmp_path, capsys):
     assert main(["rendezvous", str(tmp_path / "nothing.json")]) == 1
     assert "cannot read scenario" in capsys.readouterr().err
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.sampled_from(["Anna", "red-monk", "grave:any"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=6,
+)
+
+
+@given(
+    st.sampled_from(
+        ["players", "starting_player", "collections", "graveyard", "pile", "choices", "deck"]
+    ),
+    JSON_VALUES,
+)
+def test_a_scenario_of_any_shape_is_refused_with_a_sentence_never_a_crash(field, value):
+    broken = dict(INTERFACES_EXAMPLE, **{field: value})
+    try:
+        result_json(resolve(parse_scenario(broken)))
+    except CompanionError as error:
+        assert "\n" not in str(error)
