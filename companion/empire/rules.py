@@ -101,9 +101,14 @@ class Step(StrEnum):
 
 @dataclass(frozen=True)
 class Outcome:
-    """How the game ended; ``winner`` None is a draw. Scores only for the final count."""
+    """How the game ended; ``winner`` None is a draw. Scores only for the final count.
+
+    ``cause`` is a stable word for pages and their texts (``humans-dead``,
+    ``vampires-dead``, ``castle``, ``count``, ``all-dead``); ``reason`` says it in English.
+    """
 
     winner: Seat | None
+    cause: str
     reason: str
     scores: tuple[tuple[Seat, int], ...] = ()
 
@@ -418,19 +423,22 @@ def decide(state: EmpireState) -> Outcome | None:
     """M6: the outcome this state has reached, if any."""
     vampires, humans = state.alive_vampires, state.alive_humans
     if not vampires and not humans:
-        return Outcome(None, "every character is dead")
+        return Outcome(None, "all-dead", "every character is dead")
     if not vampires:
-        return Outcome(Seat.HUMAN, "every vampire is dead")
+        return Outcome(Seat.HUMAN, "vampires-dead", "every vampire is dead")
     if not humans:
-        return Outcome(Seat.VAMPIRE, "every human is dead")
+        return Outcome(Seat.VAMPIRE, "humans-dead", "every human is dead")
     if len(state.revealed & set(state.castle)) == len(state.vampires):
-        return Outcome(Seat.VAMPIRE, "three revealed vampires stand together in the castle")
+        return Outcome(
+            Seat.VAMPIRE, "castle", "three revealed vampires stand together in the castle"
+        )
     if state.vampire_cards.out_of_cards and state.human_cards.out_of_cards:
         human = HUMAN_POINTS * len(humans)
         vampire = VAMPIRE_POINTS * len(vampires)
         winner = None if human == vampire else Seat.HUMAN if human > vampire else Seat.VAMPIRE
         return Outcome(
             winner,
+            "count",
             "both players are out of cards: each surviving human scores 1, each vampire 2",
             ((Seat.VAMPIRE, vampire), (Seat.HUMAN, human)),
         )

@@ -103,6 +103,7 @@ def view(state: EmpireState, viewer: str) -> dict[str, Any]:
         if outcome is None
         else {
             "winner": outcome.winner.value if outcome.winner else None,
+            "cause": outcome.cause,
             "reason": outcome.reason,
             "scores": {seat.value: points for seat, points in outcome.scores},
         },

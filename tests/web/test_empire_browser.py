@@ -60,7 +60,7 @@ def phone(browser, width: int = 390):  # type: ignore[no-untyped-def]
     return context.new_page()
 
 
-def test_a_night_and_a_day_on_three_screens(server, browser):
+def test_two_nights_and_two_days_on_three_screens(server, browser):
     expect = playwright.expect
     host = phone(browser, 760)
     host.goto(f"{server}/empire/new")
@@ -119,6 +119,31 @@ def test_a_night_and_a_day_on_three_screens(server, browser):
     expect(host.locator(".tag.vampire")).to_have_count(1)
     expect(human.locator(".tag.vampire")).to_have_count(1)
     expect(vampire.locator("#castle .tag.vampire")).to_have_count(1)
+
+    # night 2: combat, the Nun dies and the Lady turns up; the vampire player played a card
+    vampire.click("#discard-and-draw")
+    vampire.click("#action-combat")
+    vampire.click("#pick-killed [data-character='6']")
+    vampire.click("#pick-refill [data-character='1']")
+    vampire.click("[data-name='played_vampire'] button[aria-label$='+']")
+    vampire.click("#record")
+    expect(host.locator("#dead")).to_contain_text("Nun")
+    expect(host.locator("[data-seat='vampire'] [data-pile='moat'] dd")).to_have_text("3")
+
+    # day 2: holy water finds the Lady, and the human player attacks her at once
+    human.click("#discard-and-draw")
+    human.click("#action-holy_water")
+    human.click("#pick-character [data-character='1']")
+    human.click("#record")
+    expect(human.locator("#step")).to_contain_text("found a vampire")
+    expect(human.locator("#pick-killed .chip")).to_have_count(1)
+    human.click("#pick-killed [data-character='1']")
+    human.click("#pick-refill [data-character='3']")
+    human.click("#record")
+    expect(host.locator("#when")).to_have_text("Night 3")
+    expect(host.locator("#dead .tag.vampire")).to_have_count(1)
+    expect(host.locator("#dead")).to_contain_text("Lady")
+    expect(host.locator(".tag.vampire")).to_have_count(2)
 
     if SHOTS:
         for page, name in ((host, "host"), (vampire, "vampire"), (human, "human")):

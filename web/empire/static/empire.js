@@ -85,7 +85,7 @@ function renderStatus(v) {
     { name: v.players[v.active], side: t(`empire.side_${v.active}`) });
   const waiting = v.viewer !== "host" && v.viewer !== v.active;
   document.getElementById("step").textContent = v.outcome ? ""
-    : [t(`empire.step_${v.step}`), waiting ? t("empire.waiting", { name: v.players[v.active] }) : ""].join(" ");
+    : [t(`empire.step_${v.step}`), waiting ? t("empire.waiting", { name: v.players[v.active] }) : ""].filter(Boolean).join(" · ");
   document.getElementById("me").textContent = t(`empire.you_${v.viewer}`);
   document.getElementById("status").dataset.time = v.time;
 }
@@ -97,7 +97,7 @@ function renderOutcome(v) {
   const o = v.outcome;
   const key = o.winner ? `empire.won_${o.winner}` : "empire.draw";
   box.replaceChildren(
-    el("p", { class: "big" }, t(key, { reason: o.reason })),
+    el("p", { class: "big" }, t(key, { reason: t(`empire.cause_${o.cause}`) })),
     "vampire" in o.scores ? el("p", {}, t("empire.scores", o.scores)) : null,
     el("p", { class: "muted" }, t("empire.over_help")));
 }
