@@ -7,12 +7,21 @@ in the modules named in the imports.
 from __future__ import annotations
 
 import argparse
+import time
 from pathlib import Path
 
-from calibration.layout import Paper, build_layout
+import cv2
+import numpy as np
+
+from calibration.layout import Paper, build_layout, check_token_colours
 from calibration.printing import DEFAULT_DPI, write_sheet
-from companion.errors import UsageError
+from calibration.render import render_sheet_photo
+from calibration.teach import TeachError, teach
+from companion.errors import CompanionError, UsageError
 from companion.middernacht.tokens import DEFAULT_TOKEN_COLOURS
+from vision.imageio import read_image
+from vision.synth.camera import random_effects
+from vision.tileset import TILE_SHAPES, load_tileset, save_tileset
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,6 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     commands = calibration.add_subparsers(title="commands", metavar="COMMAND", required=True)
     _register_sheet(commands)
+    _register_render_sheet(commands)
+    _register_teach(subparsers)
 
 
 def _register_sheet(commands: argparse._SubParsersAction) -> None:
@@ -72,5 +83,104 @@ def _run_sheet(args: argparse.Namespace) -> int:
     layout = build_layout(Paper(args.paper), args.tile_size, args.token_colors)
     written = write_sheet(args.out, layout, args.dpi, args.layout)
     for path in written:
+        print(path)
+    return 0
+
+
+def _register_teach(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "teach",
+        help="learn your tiles' artwork from photos of the calibration sheet",
+        description="Turn photos of the calibration sheet's pages, with the tiles and "
+        "tokens in their slots, into a tile set folder. One photo per page, any order. "
+        "Nothing is written unless every page and slot is in order.",
+    )
+    parser.add_argument("photos", metavar="PHOTO", nargs="+", type=Path)
+    parser.add_argument("--out", metavar="DIR", type=Path, required=True)
+    parser.add_argument(
+        "--shape", choices=TILE_SHAPES, help="shape of your tiles (default: seen in the photos)"
+    )
+    _token_colours_option(parser)
+    parser.set_defaults(run=_run_teach)
+
+
+def _run_teach(args: argparse.Namespace) -> int:
+    out: Path = args.out
+    if out.exists() and not (out / "tileset.json").is_file():
+        raise TeachError(f"{out} exists and is not a tile set; choose another --out folder")
+    colours = check_token_colours(args.token_colors)
+    started = time.perf_counter()
+    photos = [(str(path), read_image(path)) for path in args.photos]
+    tileset = teach(photos, name=out.name, shape=args.shape, token_colours=colours)
+    save_tileset(tileset, out)
+    seconds = time.perf_counter() - started
+    parts = []
+    if tileset.faces:
+        parts.append(
+            f"{len(tileset.faces)} {tileset.tile_shape} tiles of {tileset.tile_size_mm:g} mm"
+        )
+    if tileset.token_faces:
+        parts.append(f"{len(tileset.token_faces)} token colours and the back")
+    print(f"taught {' and '.join(parts)} into {out} in {seconds:.1f} s")
+    return 0
+
+
+def _register_render_sheet(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "render-sheet",
+        help="render a synthetic photo of the sheet with a tile set's pieces in their slots",
+        description="Render photos of the calibration sheet's pages holding the pieces of "
+        "a tile set, as a phone would take them (tilted, under a lamp): for trying "
+        "'companion teach' without printing. Writes OUT-1.jpg, OUT-2.jpg, ... (one per "
+        "page) unless --page picks one.",
+    )
+    parser.add_argument("--tileset", metavar="DIR", type=Path, required=True)
+    parser.add_argument("--out", metavar="OUT.jpg|OUT.png", type=Path, required=True)
+    parser.add_argument("--paper", choices=[p.value for p in Paper], default=Paper.A4.value)
+    parser.add_argument("--page", type=int, help="render only this page")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--level",
+        type=int,
+        choices=(0, 1, 2),
+        default=1,
+        help="how hard the photo is: 0 easy, 1 medium (default), 2 hard (35° tilt, 2700 K)",
+    )
+    parser.add_argument(
+        "--leave-out",
+        metavar="SLOT,...",
+        type=_colour_list,
+        default=(),
+        help="slots to leave empty",
+    )
+    parser.set_defaults(run=_run_render_sheet)
+
+
+def _run_render_sheet(args: argparse.Namespace) -> int:
+    if args.out.suffix.lower() not in (".jpg", ".jpeg", ".png"):
+        raise UsageError(f"{args.out} must end in .jpg or .png")
+    tileset = load_tileset(args.tileset)
+    colours = DEFAULT_TOKEN_COLOURS  # the set's own names only where they differ
+    if len(tileset.token_colours) == 6 and set(tileset.token_colours) != set(colours):
+        colours = tileset.token_colours
+    layout = build_layout(Paper(args.paper), tileset.tile_size_mm, colours)
+    pages = layout.pages
+    if args.page is not None:
+        if not 1 <= args.page <= len(pages):
+            raise UsageError(f"--page must be between 1 and {len(pages)}")
+        pages = (pages[args.page - 1],)
+    rng = np.random.default_rng(args.seed)
+    for page in pages:
+        effects = random_effects(rng, args.level)
+        photo = render_sheet_photo(
+            page, tileset, rng, effects=effects, leave_out=frozenset(args.leave_out)
+        )
+        path = (
+            args.out
+            if len(pages) == 1
+            else args.out.with_name(f"{args.out.stem}-{page.number}{args.out.suffix}")
+        )
+        if not cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
+            raise CompanionError(f"{path} could not be written")
         print(path)
     return 0

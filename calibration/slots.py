@@ -1,0 +1,286 @@
+"""Reading one slot of a located page: is a piece in it, where exactly, and its upright face.
+
+The method compares the photo with what the paper itself would look like there. Every
+slot is framed in printed neutral grey, so the frame seen in the photo gives the local
+gain of each colour channel (lamp colour, exposure, gradient and shadow, all at once).
+The printed page times that gain predicts every pixel of an empty slot, bright paper
+clipping at 255 included; what the prediction does not explain is the piece. Paper
+darkened evenly in all channels is a shadow, not a piece.
+
+The piece's outline gives its centre, turn and size in millimetres (so the tile set's
+``tile_size_mm`` is measured, not asked for); its face is then cut straight from the
+photo, upright, and divided by the gain so that its colours are those of a white lamp.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.drawing import MM_PER_INCH, draw_page, frame_rect_mm
+from calibration.layout import GREY_LEVEL, Page, Slot
+from calibration.locate import LocatedPage
+from vision.tileset import MIN_FACE_PX, with_disc_alpha
+
+#: Resolution the slots are analysed and the faces cut at.
+WORK_PX_PER_MM = 6.0
+#: Extra border around a slot's frame that is looked at (a piece may overhang).
+WINDOW_MARGIN_MM = 1.5
+#: A pixel differs from the paper when it is this far (0–255, white-lamp units) from it.
+DIFFERENCE = 40.0
+#: Paper in shadow keeps its colour and at least this share of its brightness.
+SHADOW_DEPTH = 0.45
+#: A slot is occupied when what differs from the paper spans this share of its inside.
+OCCUPIED_SHARE = 0.15
+#: Smallest solid part (pixels at the working resolution) that counts; specks do not.
+MIN_PART_PX = 40
+#: A piece this round (area over enclosing circle) or rounder is a disc.
+ROUND_FILL = 0.85
+
+
+@dataclass(frozen=True, eq=False)
+class SlotReading:
+    """What lies in one slot: nothing, or a piece with its outline on the page."""
+
+    slot: Slot
+    covered: float  # share of the slot's inside the piece's outline covers
+    centre_mm: tuple[float, float] = (0.0, 0.0)
+    side_mm: float = 0.0  # side of a square piece, diameter of a round one
+    angle_deg: float = 0.0
+    round_: bool = False
+    gain: GainField | None = None
+
+    @property
+    def occupied(self) -> bool:
+        return self.gain is not None
+
+
+class PageReader:
+    """Reads the slots of one located page (the printed page is drawn once, here)."""
+
+    def __init__(self, located: LocatedPage) -> None:
+        self.located = located
+        self.page: Page = located.page
+        self.printed = draw_page(self.page, WORK_PX_PER_MM * MM_PER_INCH).astype(np.float32)
+        self.colour = self._lamp_colour()
+
+    def read(self, slot: Slot) -> SlotReading:
+        """Whether a piece lies in ``slot`` and, if so, where and how large."""
+        window = self._window(slot)
+        seen = self._warp(window).astype(np.float32)
+        printed = self._printed(window)
+        gain = GainField.fit(seen, printed, window, self.colour)
+        piece = _piece_mask(seen, printed, gain.over_window(window, seen.shape[:2]))
+        hull = _piece_hull(piece, window, slot)
+        slot_px = slot.size_mm * WORK_PX_PER_MM
+        covered = 0.0 if hull is None else cv2.contourArea(hull) / slot_px**2
+        if hull is None or covered < OCCUPIED_SHARE:
+            return SlotReading(slot, covered)
+        centre_mm, side_mm, angle, round_ = _outline(hull, window)
+        return SlotReading(slot, covered, centre_mm, side_mm, angle, round_, gain)
+
+    def cut_face(self, reading: SlotReading, side_mm: float, round_: bool) -> np.ndarray:
+        """The piece of an occupied slot, upright, BGRA, in white-lamp colours.
+
+        ``side_mm`` and ``round_`` are decided over all the pieces of a kind (they are
+        all the same size and shape); centre and turn are the piece's own.
+        """
+        assert reading.gain is not None, "only an occupied slot has a face"
+        ppm = WORK_PX_PER_MM
+        side_px = max(MIN_FACE_PX, round(side_mm * ppm))
+        step = side_mm / side_px
+        angle = 0.0 if round_ else reading.angle_deg
+        c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        # face pixel (u, v) -> page millimetres: scale, then turn about the piece's centre
+        half = side_mm / 2 - step / 2
+        to_local = np.array([[step, 0, -half], [0, step, -half], [0, 0, 1]])
+        cx, cy = reading.centre_mm
+        turn = np.array([[c, -s, cx], [s, c, cy], [0, 0, 1]])
+        face_to_mm = turn @ to_local
+        size = (side_px, side_px)
+        seen = warp(self.located.image, self.located.homography @ face_to_mm, size)
+        us, vs = np.meshgrid(np.arange(side_px), np.arange(side_px))
+        xs = face_to_mm[0, 0] * us + face_to_mm[0, 1] * vs + face_to_mm[0, 2]
+        ys = face_to_mm[1, 0] * us + face_to_mm[1, 1] * vs + face_to_mm[1, 2]
+        corrected = np.clip(seen.astype(np.float32) / reading.gain.at(xs, ys), 0, 255)
+        face = cv2.cvtColor(corrected.astype(np.uint8), cv2.COLOR_BGR2BGRA)
+        return with_disc_alpha(face) if round_ else face
+
+    def _lamp_colour(self) -> np.ndarray:
+        """The lamp's colour, from the cores of the page's grey patches."""
+        samples = []
+        for patch in self.page.patches:
+            if patch.kind == "grey":
+                half = patch.size_mm / 2 - 2.0
+                (cx, cy) = patch.center_mm
+                samples.append(self._warp((cx - half, cy - half, cx + half, cy + half)))
+        return lamp_colour(np.concatenate([s.reshape(-1, 3) for s in samples]).astype(np.float32))
+
+    def _window(self, slot: Slot) -> tuple[float, float, float, float]:
+        """The frame's rectangle plus a margin, snapped to the working pixel grid."""
+        left, top, right, bottom = frame_rect_mm(slot)
+        m, step = WINDOW_MARGIN_MM, 1 / WORK_PX_PER_MM
+        snap = lambda v: round(v / step) * step  # noqa: E731
+        return (snap(left - m), snap(top - m), snap(right + m), snap(bottom + m))
+
+    def _warp(self, window: tuple[float, float, float, float]) -> np.ndarray:
+        left, top, right, bottom = window
+        ppm = WORK_PX_PER_MM
+        size = (round((right - left) * ppm), round((bottom - top) * ppm))
+        # Output pixel u has its centre at left + (u + 0.5) / ppm millimetres.
+        to_mm = np.array([[1 / ppm, 0, left + 0.5 / ppm], [0, 1 / ppm, top + 0.5 / ppm], [0, 0, 1]])
+        return warp(self.located.image, self.located.homography @ to_mm, size)
+
+    def _printed(self, window: tuple[float, float, float, float]) -> np.ndarray:
+        x0, y0, x1, y1 = (round(v * WORK_PX_PER_MM) for v in window)
+        return self.printed[y0:y1, x0:x1]
+
+
+def warp(image: np.ndarray, out_to_image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Sample ``image`` at ``out_to_image`` (output pixel -> image pixel), linear."""
+    return cv2.warpPerspective(
+        image,
+        out_to_image,
+        size,
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+@dataclass(frozen=True)
+class GainField:
+    """Per-channel gain of camera and lamp: one lamp colour, brightness varying across a slot.
+
+    The colour comes from the page's big grey patches; the brightness from the slot's
+    own grey frame, as a plane (a lamp's fall-off or a soft shadow's edge crosses a
+    slot). The frame is too thin to trust for colour: JPEG keeps colour at half
+    resolution and bleeds the neighbouring paper into it, but keeps brightness (luma)
+    at full resolution.
+    """
+
+    coefficients: np.ndarray  # 3 × 3: per channel, gain = a + b·x + c·y (x, y in mm)
+
+    @classmethod
+    def fit(
+        cls,
+        seen: np.ndarray,
+        printed: np.ndarray,
+        window: tuple[float, float, float, float],
+        colour: np.ndarray,
+    ) -> GainField:
+        """``colour``: the lamp's per-channel gains with unit luma (:func:`lamp_colour`)."""
+        grey = (printed == GREY_LEVEL).astype(np.uint8)
+        core = cv2.erode(grey, np.ones((5, 5), np.uint8)).astype(bool)  # away from its edges
+        if core.sum() < 50:
+            core = grey.astype(bool)
+        ys, xs = np.nonzero(core)
+        xs_mm, ys_mm = _pixel_mm(xs, ys, window)
+        design = np.column_stack([np.ones_like(xs_mm), xs_mm, ys_mm])
+        values = luma(seen[core]) / GREY_LEVEL
+        keep = np.ones(len(values), bool)
+        for _ in range(2):  # refit without the frame a piece overhangs or a mark soils
+            plane, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
+            residual = np.abs(design @ plane - values)
+            keep = residual <= np.quantile(residual, 0.75) * 1.5 + 0.02
+        return cls(np.outer(colour, plane))
+
+    def at(self, xs_mm: np.ndarray, ys_mm: np.ndarray) -> np.ndarray:
+        """Gains at page millimetres, shaped like ``xs_mm`` plus a channel axis."""
+        a, b, c = self.coefficients[:, 0], self.coefficients[:, 1], self.coefficients[:, 2]
+        field = a + b * xs_mm[..., None] + c * ys_mm[..., None]
+        return np.maximum(field, 0.05).astype(np.float32)
+
+    def over_window(
+        self, window: tuple[float, float, float, float], shape: tuple[int, int]
+    ) -> np.ndarray:
+        ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]]
+        return self.at(*_pixel_mm(xs, ys, window))
+
+
+def luma(bgr: np.ndarray) -> np.ndarray:
+    """The brightness JPEG keeps at full resolution (ITU-R BT.601 weights)."""
+    return bgr[..., 0] * 0.114 + bgr[..., 1] * 0.587 + bgr[..., 2] * 0.299
+
+
+def lamp_colour(samples_bgr: np.ndarray) -> np.ndarray:
+    """Per-channel gains with unit luma, from pixels of printed neutral grey."""
+    median = np.median(samples_bgr.reshape(-1, 3), axis=0)
+    return median / max(float(luma(median)), 1.0)
+
+
+def _pixel_mm(
+    xs: np.ndarray, ys: np.ndarray, window: tuple[float, float, float, float]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Page millimetres of window pixel centres."""
+    ppm = WORK_PX_PER_MM
+    return window[0] + (xs + 0.5) / ppm, window[1] + (ys + 0.5) / ppm
+
+
+def _piece_mask(seen: np.ndarray, printed: np.ndarray, gain: np.ndarray) -> np.ndarray:
+    """Pixels the printed page under this light does not explain (and are not shadow)."""
+    unclipped = printed[..., None] * gain
+    difference = (np.abs(seen - np.minimum(255.0, unclipped)) / gain).max(axis=2)
+    # Paper evenly darker (shadow) or lighter (a blurred print edge) is still paper.
+    # A channel clipped at white says nothing about that, so it is left out.
+    ratio = seen / np.maximum(unclipped, 1.0)
+    valid = seen < 250
+    count = valid.sum(axis=2)
+    level = np.where(count > 0, (ratio * valid).sum(axis=2) / np.maximum(count, 1), 1.0)
+    highest = np.where(valid, ratio, -np.inf).max(axis=2)
+    lowest = np.where(valid, ratio, np.inf).min(axis=2)
+    spread = np.where(count > 0, highest - lowest, 0.0)
+    paper_like = (spread < 0.15) & (level >= SHADOW_DEPTH) & (level <= 1.3)
+    piece = (difference > DIFFERENCE) & ~paper_like
+    # Printed edges (frame, text) blur in a photo: trust them only where the piece is big.
+    edges = cv2.morphologyEx(printed, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) > 20
+    near_edge = cv2.dilate(edges.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+    return piece & ~near_edge
+
+
+def _piece_hull(
+    piece: np.ndarray, window: tuple[float, float, float, float], slot: Slot
+) -> np.ndarray | None:
+    """The convex outline (window pixels) of what lies in the slot, or None if nothing does.
+
+    A piece may fall apart into outline and drawing (a pale token on white paper):
+    every solid part whose middle lies in the slot belongs to it.
+    """
+    ppm = WORK_PX_PER_MM
+    opened = cv2.morphologyEx(piece.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
+    closed = cv2.morphologyEx(opened, cv2.MORPH_CLOSE, kernel)
+    count, labels, stats, centroids = cv2.connectedComponentsWithStats(closed)
+    half = (slot.size_mm / 2 + 1.0) * ppm
+    centre = np.array(
+        [(slot.center_mm[0] - window[0]) * ppm, (slot.center_mm[1] - window[1]) * ppm]
+    )
+    parts = [
+        k
+        for k in range(1, count)
+        if stats[k, cv2.CC_STAT_AREA] >= MIN_PART_PX
+        and np.all(np.abs(centroids[k] - centre) <= half)
+    ]
+    if not parts:
+        return None
+    points = np.column_stack(np.nonzero(np.isin(labels, parts)))[:, ::-1].astype(np.int32)
+    return cv2.convexHull(points)
+
+
+def _outline(
+    hull: np.ndarray, window: tuple[float, float, float, float]
+) -> tuple[tuple[float, float], float, float, bool]:
+    """Centre (page mm), side or diameter (mm), turn (degrees) and roundness of the piece."""
+    ppm = WORK_PX_PER_MM
+    area = cv2.contourArea(hull)
+    (cx, cy), radius = cv2.minEnclosingCircle(hull)
+    round_ = area / (math.pi * radius**2) >= ROUND_FILL
+    to_mm = lambda x, y: (window[0] + (x + 0.5) / ppm, window[1] + (y + 0.5) / ppm)  # noqa: E731
+    if round_:  # the disc of the same area: a speck on the rim does not move it
+        diameter = 2 * math.sqrt(area / math.pi) + 1  # +1 px: hull through pixel centres
+        return to_mm(cx, cy), diameter / ppm, 0.0, True
+    (rx, ry), (w, h), angle = cv2.minAreaRect(hull)
+    angle = (angle + 45.0) % 90.0 - 45.0  # the piece lies nearly upright
+    return to_mm(rx, ry), ((w + h) / 2 + 1) / ppm, angle, False
