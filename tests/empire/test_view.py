@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.core.events import Event, Game, IllegalEvent
@@ -75,6 +75,7 @@ def tables(seed: int, events: int) -> list[EmpireState]:
 
 
 @pytest.mark.parametrize("viewer", [Seat.HUMAN.value, HOST, Seat.VAMPIRE.value])
+@settings(max_examples=30)
 @given(seed=st.integers(0, 10_000), events=st.integers(0, 40))
 def test_a_view_does_not_depend_on_secrets_the_viewer_may_not_know(viewer, seed, events):
     for state in tables(seed, events)[-2:]:
@@ -84,6 +85,7 @@ def test_a_view_does_not_depend_on_secrets_the_viewer_may_not_know(viewer, seed,
 
 
 @pytest.mark.parametrize("sender", [Seat.HUMAN.value, HOST])
+@settings(max_examples=30)
 @given(seed=st.integers(0, 10_000), events=st.integers(0, 40))
 def test_no_refusal_to_the_human_player_or_host_depends_on_the_vampires(sender, seed, events):
     rng = random.Random(seed)
