@@ -7,8 +7,8 @@ nothing, and every one can be undone.
 ==================  ============================================  =======================
 kind                data                                          when
 ==================  ============================================  =======================
-``place-card``      ``{"player": name}``                          placing: the next player
-                                                                  in placing order put his
+``place-card``      ``{"player": name}`` and optionally           placing: the next player
+                    ``"card": card id``                           in placing order put his
                                                                   card face down
 ``set-collection``  ``{"player": name, "tiles": [tile ids]}``     placing, grabbing,
                                                                   rendezvous (no choice
@@ -24,6 +24,11 @@ kind                data                                          when
                                                                   player's pending choice
 ``next-cycle``      ``{}``                                        cycle-scored
 ==================  ============================================  =======================
+
+A player may tell the engine which card he placed (``card`` in ``place-card``). It is
+never shown in :func:`view`; it only lets the B5 suggestion weigh his own cards still to
+come, as ``companion rendezvous`` does with the whole pile. Untold cards are simply not
+weighed.
 
 Setup: ``{"players": [names in seat order, clockwise], "deck": "basic" | "advanced",
 "starting_player": name}`` (the last is optional, default the first player). Three or
@@ -81,7 +86,8 @@ class BiteNightState:
     of the first cycle; every other starting player follows from it (B2). ``placed`` is
     how many cards this round has so far, ``pile_size`` how many this cycle. During the
     rendezvous ``table`` holds the machine (and the collections live there); ``pad`` has
-    one row of points per finished cycle, one column per seat.
+    one row of points per finished cycle, one column per seat. ``told`` holds, per pile
+    position of this cycle, the card its player told the engine he placed, or None.
     """
 
     players: tuple[str, ...]
@@ -95,6 +101,7 @@ class BiteNightState:
     collections: tuple[frozenset[Tile], ...] = ()
     table: Rendezvous | None = None
     pad: tuple[tuple[int, ...], ...] = ()
+    told: tuple[Card | None, ...] = ()
 
     @property
     def cycles(self) -> int:
@@ -226,9 +233,37 @@ def _place_card(state: BiteNightState, data: Mapping[str, Any]) -> BiteNightStat
         raise IllegalEvent(
             f"it is {state.players[expected]}'s turn to place a card, not {state.players[seat]}'s"
         )
+    told = _told_card(state, data)
     placed = state.placed + 1
     phase = Phase.GRABBING if placed == len(state.players) else Phase.PLACING
-    return replace(state, placed=placed, pile_size=state.pile_size + 1, phase=phase)
+    return replace(
+        state,
+        placed=placed,
+        pile_size=state.pile_size + 1,
+        phase=phase,
+        told=(*state.told, told),
+    )
+
+
+def _told_card(state: BiteNightState, data: Mapping[str, Any]) -> Card | None:
+    """The card a player says he placed, if he says it; checked against the deck (B13)."""
+    if data.get("card") is None:
+        return None
+    card = _card(data)
+    if card.is_advanced and not state.advanced:
+        raise IllegalEvent(f"'{card}' is an advanced card and this is a basic game (B13)")
+    if state.told.count(card) >= DECK_COPIES[card]:
+        raise IllegalEvent(
+            f"'{card}' is already in this cycle's pile as often as the deck holds it (B13)"
+        )
+    return card
+
+
+def _card(data: Mapping[str, Any]) -> Card:
+    try:
+        return Card.parse(data.get("card"))
+    except UnknownCardError as error:
+        raise IllegalEvent(str(error)) from None
 
 
 def _with_collection(state: BiteNightState, seat: int, tiles: Sequence[Tile]) -> BiteNightState:
@@ -297,6 +332,7 @@ def _end_round(state: BiteNightState, data: Mapping[str, Any]) -> BiteNightState
         state.players,
         state.players[state.cycle_leader],
         dict(zip(state.players, state.collections, strict=True)),
+        foresight=state.told,
     )
     return replace(state, phase=Phase.RENDEZVOUS, table=table)
 
@@ -307,10 +343,7 @@ def _reveal_card(state: BiteNightState, data: Mapping[str, Any]) -> BiteNightSta
     if table.current is not None:
         waiting_for = ", ".join(ask.player for ask in table.asks)
         raise IllegalEvent(f"'{table.current}' is still waiting for the choice of {waiting_for}")
-    try:
-        card = Card.parse(data.get("card"))
-    except UnknownCardError as error:
-        raise IllegalEvent(str(error)) from None
+    card = _card(data)
     if card.is_advanced and not state.advanced:
         raise IllegalEvent(f"'{card}' is an advanced card and this is a basic game (B13)")
     seen = sum(1 for step in table.steps if step.card == card)
@@ -350,6 +383,7 @@ def _next_cycle(state: BiteNightState, data: Mapping[str, Any]) -> BiteNightStat
         pile_size=0,
         collections=tuple(frozenset() for _ in state.players),
         table=None,
+        told=(),
     )
 
 

@@ -16,8 +16,10 @@ a single candidate in the graveyard) is never asked.
 The phone page drives this through ``companion.bitenight.game``; the console command
 drives it through ``companion.bitenight.scenario``, which knows the whole pile in advance
 and passes it as ``foresight`` so that the B5 suggestion can weigh the cards each player
-placed himself. In a live game the pile is face down, so ``foresight`` is empty and the
-suggestion falls back on its tie-break (tiles without hearts first, canonical order).
+placed himself. In a live game the pile is face down: ``foresight`` holds the cards the
+players chose to tell the engine when they placed them (None for the others), and for a
+player who told nothing the suggestion is its tie-break alone (tiles without hearts
+first, canonical order).
 """
 
 from __future__ import annotations
@@ -144,7 +146,7 @@ class Rendezvous:
     leader: int
     collections: tuple[frozenset[Tile], ...]
     graveyard: frozenset[Tile] = frozenset()
-    foresight: tuple[Card, ...] = ()
+    foresight: tuple[Card | None, ...] = ()
     steps: tuple[Step, ...] = ()
     waiting: tuple[Card, ...] = ()
     skip_left: int = 0
@@ -214,7 +216,7 @@ def start(
     leader: str,
     collections: Mapping[str, Iterable[Tile]],
     graveyard: Iterable[Tile] = (),
-    foresight: Sequence[Card] = (),
+    foresight: Sequence[Card | None] = (),
 ) -> Rendezvous:
     """The rendezvous before the first card; refuses a tile that is in two places."""
     players = tuple(players)
@@ -417,7 +419,7 @@ def _own_cards_to_come(state: Rendezvous, seat: int) -> list[Card]:
     return [
         card
         for index, card in enumerate(state.foresight)
-        if index > state.position and placed_by(n, state.leader, index) == seat
+        if card is not None and index > state.position and placed_by(n, state.leader, index) == seat
     ]
 
 

@@ -290,3 +290,44 @@ def test_a_game_survives_the_store(tmp_path):
         state = store.load(game_id).game.state
     assert view(state)["next_to_place"] == "Ben"
     assert view(state)["collections"]["Ben"] == ["red-monk"]
+
+
+def anna_asked_after_telling(told):
+    """Anna places grave:any first and pair:maiden in round 2, telling the engine `told`."""
+    game = new_game(deck="basic")
+    rng = random.Random(6)
+    cards = iter(told)
+    while game.state.phase is not Phase.RENDEZVOUS:
+        while game.state.phase is Phase.PLACING:
+            name = game.state.players[game.state.next_to_place]
+            data = {"player": name}
+            if name == "Anna":
+                data["card"] = next(cards)
+            game.push(Event("place-card", data, name))
+        grab(game, rng)
+        game.push(event("end-round"))
+    for name in ("Ben", "Cleo"):
+        game.push(event("set-collection", player=name, tiles=[]))
+    hand = ["red-maiden", "red-maiden-heart", "blue-maiden", "green-monk"]
+    game.push(event("set-collection", player="Anna", tiles=hand))
+    game.push(event("reveal-card", card="grave:any"))
+    return view(game.state)["rendezvous"]["asks"][0]
+
+
+def test_b5_a_player_who_told_his_cards_gets_them_weighed_in_the_suggestion():
+    told = anna_asked_after_telling(["grave:any", "pair:maiden", None, None, None])
+    assert told["suggestion"] == ["blue-maiden", "green-monk"]
+    untold = anna_asked_after_telling([None] * 5)
+    assert untold["suggestion"] == ["blue-maiden", "red-maiden"]
+
+
+def test_a_told_card_is_checked_against_the_deck_and_never_shown():
+    game = new_game(deck="basic")
+    with pytest.raises(IllegalEvent, match="advanced card and this is a basic game"):
+        game.push(event("place-card", player="Anna", card="sunrise"))
+    with pytest.raises(IllegalEvent, match="is not a Bite Night card id"):
+        game.push(event("place-card", player="Anna", card="joker"))
+    game.push(event("place-card", player="Anna", card="pair:maiden"))
+    with pytest.raises(IllegalEvent, match="as often as the deck holds it"):
+        game.push(event("place-card", player="Ben", card="pair:maiden"))
+    assert "pair:maiden" not in json.dumps(view(game.state))
