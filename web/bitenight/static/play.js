@@ -95,6 +95,7 @@
   function render(fresh) {
     data = fresh;
     const v = view();
+    document.body.dataset.version = String(data.version);  // lets a watcher (or a test) see which state is shown
     Companion.hostBar(game, data);
     const who = $("who");
     who.replaceChildren(me() ? t("bitenight.you_are", { seat: me() })

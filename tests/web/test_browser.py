@@ -1,0 +1,319 @@
+"""A whole cycle of Bite Night in Chromium at a phone's size, as three players play it.
+
+Anna's phone created the game (it is the host screen too), Ben and Cleo join with the
+room code and the QR link. They place their cards, count down "1-2-3" together, read
+their collections (one tile added and one changed through the picker, one impossible
+correction refused), then play the rendezvous card by card, confirm their graveyard
+choices on their own phones, take one step back with undo, and end on the score pad,
+which every phone shows the same. Screenshots of each screen go to
+artefacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artefacts" / "screenshots"
+PHONE = {"width": 412, "height": 915}
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PLAYERS = ["Anna", "Ben", "Cleo"]
+#: The pile of the first cycle, first placed first: point cards, a graveyard card that
+#: asks everyone to choose, one with no choice, a skip-two, and a closed graveyard.
+PILE = [
+    "motif:vampire",
+    "color:red",
+    "grave:any",
+    "pair:monk",
+    "combo:vampire+monk",
+    "color-set",
+    "grave:maiden",
+    "skip-two",
+    "color:blue",
+    "pair:garlic",
+    "graveyard-closed",
+    "grave:coffin",
+    "motif:garlic",
+    "color:green",
+    "motif:monk",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server (waitress, as `companion serve` runs it) on a free local port."""
+    from waitress import create_server
+
+    from web import create_app
+
+    database = tmp_path_factory.mktemp("browser") / "games.sqlite3"
+    app = create_app({"DATABASE": str(database), "STREAM_HEARTBEAT": 5.0})
+    httpd = create_server(app, host="127.0.0.1", port=0, threads=24)
+    thread = threading.Thread(target=httpd.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.effective_port}"  # type: ignore[union-attr]
+    httpd.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Phone:
+    """One player's phone: its own browser context (cookies), page and screenshots."""
+
+    def __init__(self, browser: Any, base: str, name: str) -> None:
+        self.name = name
+        self.base = base
+        self.context = browser.new_context(viewport=PHONE, device_scale_factor=2, has_touch=True)
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(8000)
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+
+    def shot(self, name: str) -> None:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+    def game(self, game_id: str) -> dict[str, Any]:
+        """The game JSON as this phone is allowed to see it."""
+        return self.page.evaluate("(id) => Companion.api('GET', `/api/games/${id}`)", game_id)
+
+    def post(self, game_id: str, kind: str, **data: Any) -> dict[str, Any]:
+        """Send an event the way the page does (CSRF token, version shown)."""
+        return self.page.evaluate(
+            """async ([id, kind, data]) => {
+                 const now = await Companion.api('GET', `/api/games/${id}`);
+                 return Companion.api('POST', `/api/games/${id}/events`,
+                                      {kind, data, version: now.version});
+               }""",
+            [game_id, kind, data],
+        )
+
+    def act(self, selector: str) -> None:
+        """Tap something that sends an event, and wait for the page to show its result."""
+        before = self.page.evaluate("document.body.dataset.version")
+        self.page.click(selector)
+        self.page.wait_for_function(
+            "(v) => document.body.dataset.version !== v", arg=before, timeout=5000
+        )
+
+    def shows(self, version: int) -> None:
+        """Wait until the live stream has brought this page to ``version``."""
+        self.page.wait_for_function(
+            "(v) => document.body.dataset.version === String(v)", arg=version, timeout=5000
+        )
+
+
+def deal(round_number: int, seat: int) -> list[str]:
+    """Three different tiles for every player in every round, the same in every run."""
+    from companion.bitenight.tiles import TILE_IDS
+
+    start = ((round_number - 1) * len(PLAYERS) + seat) * 3
+    return list(TILE_IDS[start : start + 3])
+
+
+def test_a_whole_cycle_on_three_phones(server: str, browser: Any) -> None:
+    anna, ben, cleo = (Phone(browser, server, name) for name in PLAYERS)
+    phones = {"Anna": anna, "Ben": ben, "Cleo": cleo}
+
+    # The host screen (Anna's phone) creates the game.
+    anna.page.goto(f"{server}/")
+    anna.shot("01-start")
+    anna.page.click("a[href='/bite-night/new']")
+    for index, name in enumerate(PLAYERS):
+        anna.page.locator("input[name='player']").nth(index).fill(name)
+    anna.page.fill("#title", "Browser night")
+    anna.shot("02-setup")
+    anna.page.click("#create")
+    anna.page.wait_for_selector("#stage-placing")
+    game_id = anna.page.evaluate("document.body.dataset.gameId")
+    room = anna.page.inner_text("#room-code")
+    assert len(room) == 4
+    anna.page.wait_for_selector("#room-qr[src]")
+    anna.shot("03-host-room")
+
+    # Ben types the room code; Cleo follows the QR link; Anna takes her own seat too.
+    ben.page.goto(f"{server}/")
+    ben.page.fill("#code", room.lower())
+    ben.page.click("form.join button")
+    ben.page.wait_for_selector("#seats")
+    ben.shot("04-join")
+    ben.page.click("button[data-seat='Ben']")
+    ben.page.wait_for_selector("#stage-placing")
+    cleo.page.goto(anna.game(game_id)["join_url"])
+    cleo.page.click("button[data-seat='Cleo']")
+    anna.page.goto(f"{server}/r/{room}")
+    anna.page.click("button[data-seat='Anna']")
+    anna.page.wait_for_selector("#stage-placing")
+    assert anna.game(game_id)["you"] == {"seat": "Anna", "host": True}
+    assert ben.game(game_id)["you"] == {"seat": "Ben", "host": False}
+
+    rounds = anna.game(game_id)["view"]["rounds"]
+    for round_number in range(1, rounds + 1):
+        # Placing: each phone shows the button only to the player whose turn it is.
+        for _ in PLAYERS:
+            shown = anna.game(game_id)
+            phone = phones[shown["view"]["next_to_place"]]
+            phone.shows(shown["version"])
+            if round_number == 1 and phone is ben:
+                ben.shot("05-placing-ben")
+            phone.act("#stage-placing button.primary")
+        shown = anna.game(game_id)
+        for phone in phones.values():
+            phone.shows(shown["version"])
+        if round_number == 1:
+            # "1-2-3" on Ben's phone counts down on Cleo's too.
+            ben.page.click("#stage-grabbing button.primary")
+            cleo.page.wait_for_selector("#countdown:not([hidden])")
+            cleo.shot("06-countdown")
+            cleo.page.wait_for_selector("#countdown", state="hidden", timeout=8000)
+        # Reading the collections: each phone sends its own.
+        for seat, name in enumerate(PLAYERS):
+            tiles = [*anna.game(game_id)["view"]["collections"][name], *deal(round_number, seat)]
+            if round_number == 1 and name == "Ben":
+                correct_by_hand(ben, anna, game_id, tiles)
+            else:
+                phones[name].post(game_id, "set-collection", player=name, tiles=tiles)
+        shown = anna.game(game_id)
+        cleo.shows(shown["version"])
+        cleo.act("#stage-grabbing button.btn:not(.primary)")  # end the round
+        if round_number == 1:
+            shown = anna.game(game_id)
+            ben.shows(shown["version"])
+            ben.shot("09-round-2")
+
+    shown = anna.game(game_id)
+    assert shown["view"]["phase"] == "rendezvous"
+    for phone in phones.values():
+        phone.shows(shown["version"])
+    anna.shot("10-rendezvous-start")
+
+    leader = shown["view"]["cycle_leader"]
+    for index, card in enumerate(PILE):
+        revealer = phones[PLAYERS[index % 3]]
+        revealer.shows(anna.game(game_id)["version"])
+        revealer.page.click("#stage-rendezvous button.primary")
+        revealer.page.wait_for_selector("#picker .card-grid")
+        if index == 0:
+            revealer.shot("11-card-picker")
+        revealer.act(f"#picker button[data-card='{card}']")
+        shown = anna.game(game_id)
+        if index == 1:
+            # Undo from the host screen, with a confirmation, then reveal again.
+            anna.shows(shown["version"])
+            anna.page.click("#undo")
+            anna.page.wait_for_selector("#confirm[open]")
+            anna.shot("12-undo-confirm")
+            anna.act("#confirm-yes")
+            after = anna.game(game_id)
+            assert after["view"]["rendezvous"]["position"] == 1
+            assert after["view"]["rendezvous"]["last_step"]["card"] == PILE[0]
+            revealer.shows(after["version"])
+            revealer.page.click("#stage-rendezvous button.primary")
+            revealer.act(f"#picker button[data-card='{card}']")
+            shown = anna.game(game_id)
+        asks = shown["view"]["rendezvous"]["asks"]
+        for ask in asks:
+            phone = phones[ask["player"]]
+            phone.shows(anna.game(game_id)["version"])
+            if card == "grave:any" and ask is asks[0]:
+                phone.shot("13-graveyard-choice")
+            phone.act(f".ask[data-player='{ask['player']}'] button.primary")
+        shown = anna.game(game_id)
+        if index == 0:
+            ben.shows(shown["version"])
+            ben.shot("14-first-card-scored")
+        if card == "grave:any":
+            ben.shows(shown["version"])
+            ben.shot("15-after-graveyard")
+
+    shown = anna.game(game_id)
+    assert shown["view"]["phase"] == "cycle-scored", shown["view"]["doing"]
+    assert leader == "Anna"
+    pads = []
+    for phone in phones.values():
+        phone.shows(shown["version"])
+        pads.append(phone.page.inner_text("#score-pad"))
+    assert pads[0] == pads[1] == pads[2]
+    points = shown["view"]["score_pad"]["rows"][0]["points"]
+    assert "Cycle 1" in pads[0] and all(str(points[name]) in pads[0] for name in PLAYERS)
+    ben.page.locator("#pad-card").scroll_into_view_if_needed()
+    ben.shot("16-score-pad-ben")
+    anna.shot("17-score-pad-host")
+
+    # A reload loses nothing: the state is in the database.
+    cleo.page.reload()
+    cleo.shows(shown["version"])
+    assert cleo.page.inner_text("#score-pad") == pads[0]
+
+    # The past games list shows it.
+    anna.page.goto(f"{server}/games")
+    assert "Browser night" in anna.page.inner_text("main")
+    anna.shot("18-past-games")
+
+    for phone in phones.values():
+        assert phone.errors == [], phone.errors
+        phone.context.close()
+
+
+MOTIFS = ["vampire", "monk", "maiden", "coffin", "garlic"]
+COLOURS = ["blue", "red", "yellow", "green", "purple"]
+
+
+def pick(phone: Phone, tile: str) -> None:
+    """Choose a tile in the open picker: its motif, colour and heart, by their pictures."""
+    colour, motif, *heart = tile.split("-")
+    phone.page.click(f"#pick-motif button >> nth={MOTIFS.index(motif)}")
+    phone.page.click(f"#pick-colour button >> nth={COLOURS.index(colour)}")
+    phone.page.click(f"#pick-heart button >> nth={1 if heart else 0}")
+
+
+def correct_by_hand(ben: Phone, anna: Phone, game_id: str, tiles: list[str]) -> None:
+    """Ben's photo missed a tile and misread another: he fixes both with the picker."""
+    first, second, third = tiles
+    ben.post(game_id, "set-collection", player="Ben", tiles=[first, "purple-garlic-heart"])
+    ben.shows(anna.game(game_id)["version"])
+    # Change the misread tile: tap it, pick motif, colour and heart from pictures.
+    ben.page.click(".player[data-player='Ben'] button[data-tile='purple-garlic-heart']")
+    pick(ben, second)
+    ben.shot("07-tile-picker")
+    ben.act("#pick-apply")
+    ben.page.wait_for_selector(f".player[data-player='Ben'] button[data-tile='{second}']")
+    # An impossible correction: a tile Anna already holds is refused with the reason.
+    anna_tile = anna.game(game_id)["view"]["collections"]["Anna"][0]
+    ben.page.click(".player[data-player='Ben'] button.add")
+    pick(ben, anna_tile)
+    ben.page.click("#pick-apply")
+    toast = ben.page.wait_for_selector(".toast.error")
+    assert toast.inner_text() == f"tile '{anna_tile}' is already in Anna's collection"
+    ben.shot("08-refused-correction")
+    # The missed tile, added by hand.
+    ben.page.click(".player[data-player='Ben'] button.add")
+    pick(ben, third)
+    ben.act("#pick-apply")
+    ben.page.wait_for_selector(f".player[data-player='Ben'] button[data-tile='{third}']")
+    assert sorted(anna.game(game_id)["view"]["collections"]["Ben"]) == sorted(tiles)
