@@ -136,7 +136,9 @@ class Ask:
 class Rendezvous:
     """Everything the rendezvous needs, after the steps resolved so far.
 
-    ``leader`` is the seat of the cycle's first starting player (B2). ``waiting`` holds
+    ``leader`` is the seat of the cycle's first starting player (B2). ``foresight`` is
+    the pile as far as the engine knows it (None where a card is unknown), used only for
+    the B5 suggestion, never to decide what a revealed card does. ``waiting`` holds
     the cards lying face up beside the pile (B7, B8); ``skip_left`` how many more cards a
     skip-two still puts away (B6). ``current`` is a revealed card still waiting for the
     ``asks``; ``answers`` holds the choices already made for it.
