@@ -170,3 +170,32 @@ def test_no_answer_to_the_human_phone_or_the_host_depends_on_who_the_vampires_ar
         '"reason": "illegal_event"' in text or '"reason":"illegal_event"' in text
         for text in first["human"]
     )
+
+
+def test_the_vampire_phone_is_never_told_the_human_players_two_humans(app, monkeypatch):
+    created, _host, vampire, human = table(app, 11, monkeypatch)
+    for client in (vampire, human):
+        send(client, created["id"], "discard-and-draw")
+        send(client, created["id"], "pass")
+        answer = vampire.get(f"/api/games/{created['id']}").get_json()
+        assert not any(c["told_human"] for c in answer["view"]["characters"])
+
+
+def test_when_both_run_out_of_cards_the_count_is_shown_with_every_identity(app, monkeypatch):
+    monkeypatch.setattr(web.empire, "draw_seed", lambda: 11)
+    host, vampire, human = app.test_client(), app.test_client(), app.test_client()
+    setup = {"players": PLAYERS, "decks": {"vampire": 8, "human": 8}}
+    created = post(host, "/empire/games", {"setup": setup}).get_json()
+    sit(vampire, created["id"], "Vlad")
+    sit(human, created["id"], "Mina")
+    for client in (vampire, human):
+        send(client, created["id"], "discard-and-draw", {"moat": 8})
+        send(client, created["id"], "pass")
+    shown = host.get(f"/api/games/{created['id']}").get_json()["view"]
+    assert shown["outcome"] == {
+        "winner": None,
+        "cause": "count",
+        "reason": "both players are out of cards: each surviving human scores 1, each vampire 2",
+        "scores": {"vampire": 6, "human": 6},
+    }
+    assert [c["identity"] for c in shown["characters"]].count("vampire") == 3
