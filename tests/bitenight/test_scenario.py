@@ -34,7 +34,7 @@ def write(tmp_path: Path, content: object) -> str:
 
 def test_there_are_golden_scenarios_for_every_card_family():
     assert len(GOLDEN) >= 12
-    piles = [json.loads(path.read_text())["scenario"]["pile"] for path in GOLDEN]
+    piles = [json.loads(path.read_text())["pile"] for path in GOLDEN]
     seen = {card.split(":")[0] for pile in piles for card in pile}
     assert seen >= {
         "motif",
@@ -59,8 +59,15 @@ def test_there_are_golden_scenarios_for_every_card_family():
 
 @pytest.mark.parametrize("path", GOLDEN, ids=[path.stem for path in GOLDEN])
 def test_golden_scenario(path):
+    """Each golden file is a scenario (runnable as it is) plus its ``expected`` output."""
     case = json.loads(path.read_text())
-    assert result_json(resolve(parse_scenario(case["scenario"]))) == case["expected"], case["why"]
+    assert result_json(resolve(parse_scenario(case))) == case["expected"], case["why"]
+
+
+def test_the_command_reproduces_a_golden_file(capsys):
+    path = next(path for path in GOLDEN if path.stem == "full_advanced_cycle")
+    assert main(["rendezvous", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == json.loads(path.read_text())["expected"]
 
 
 def test_the_command_prints_the_interfaces_json(tmp_path, capsys):
