@@ -16,6 +16,18 @@ from companion.core.events import IllegalEvent
 HAND_SIZE = 8
 
 
+class BrokenRule(IllegalEvent):
+    """A refusal that names the ruling it enforces (``rule`` is ``"M1"`` … ``"M6"``).
+
+    Pages and tests can act on the rule rather than parse the sentence, which still
+    starts with the rule so that players read why ("M4: …").
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+
+
 @dataclass(frozen=True)
 class Piles:
     """How many cards one player has where.
@@ -51,8 +63,8 @@ def discard(piles: Piles, cellar: int, moat: int) -> Piles:
     M4: once the cellar has become the deck, every discard goes to the moat.
     """
     if cellar and piles.cellar_made:
-        raise IllegalEvent(
-            "M4: the cellar has already become the deck, so every discard now goes to the moat"
+        raise BrokenRule(
+            "M4", "the cellar has already become the deck, so every discard now goes to the moat"
         )
     if cellar + moat > piles.hand:
         raise IllegalEvent(f"cannot discard {cellar + moat} cards from a hand of {piles.hand}")
@@ -91,7 +103,7 @@ def draw(piles: Piles, cards: int) -> Piles:
 def draw_up_to_eight(piles: Piles) -> Piles:
     """Step 1's draw: fill the hand to eight, as far as the cards allow (M2, M4)."""
     if piles.hand > HAND_SIZE:
-        raise IllegalEvent(
-            f"M2: a player holding {piles.hand} cards must discard down to eight before drawing"
+        raise BrokenRule(
+            "M2", f"a player holding {piles.hand} cards must discard down to eight before drawing"
         )
     return draw(piles, HAND_SIZE - piles.hand)

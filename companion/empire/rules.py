@@ -44,6 +44,11 @@ turn is these events, in this order; anything out of order is refused with the r
    ``"refill"`` names the characters turned up from the city, in order, to bring the
    castle back to three (as many as the city still holds).
 
+A refusal that enforces a ruling is a :class:`~companion.empire.cards.BrokenRule` whose
+``rule`` names it ("M4") and whose sentence starts with it; malformed data (an unknown
+field, a character that does not exist) is a plain ``IllegalEvent``. Either way the
+state is left as it was.
+
 An event's ``actor`` is a seat (its role or the player's name) or anyone else, such as
 the host screen recording for the active player. A seat acts only in its own turn.
 
@@ -61,7 +66,7 @@ from enum import StrEnum
 from typing import Any
 
 from companion.core.events import Event, IllegalEvent, InvalidSetup
-from companion.empire.cards import Piles, deal, discard, draw, draw_up_to_eight, play
+from companion.empire.cards import BrokenRule, Piles, deal, discard, draw, draw_up_to_eight, play
 from companion.empire.characters import (
     CASTLE_SIZE,
     CHARACTERS,
@@ -247,7 +252,7 @@ ACTIONS = frozenset({"hide", "holy-water", "combat", "pass"})
 def _check_fields(event: Event) -> None:
     extra = set(event.data) - FIELDS[event.kind]
     if "cellar" in extra:
-        raise IllegalEvent("M3: cards go to the cellar only in step 1; cards played go to the moat")
+        raise BrokenRule("M3", "cards go to the cellar only in step 1; cards played go to the moat")
     if extra:
         raise IllegalEvent(f"'{event.kind}' has no field '{sorted(extra)[0]}'")
 
@@ -288,7 +293,7 @@ def _seat_counts(data: Mapping[str, Any], key: str) -> dict[Seat, int]:
 
 def _discard_and_draw(state: EmpireState, event: Event) -> EmpireState:
     if state.step is not Step.DISCARD:
-        raise IllegalEvent(f"M2: step 1 (discard and draw) is already done this {_turn(state)}")
+        raise BrokenRule("M2", f"step 1 (discard and draw) is already done this {_turn(state)}")
     seat = state.active
     piles = discard(state.cards(seat), _count(event.data, "cellar"), _count(event.data, "moat"))
     piles = draw_up_to_eight(piles)
@@ -298,26 +303,26 @@ def _discard_and_draw(state: EmpireState, event: Event) -> EmpireState:
 
 def _reveal(state: EmpireState, event: Event) -> EmpireState:
     if state.seat_of(event.actor) is not Seat.VAMPIRE:
-        raise IllegalEvent("M2: only the vampire player reveals a vampire, from his own phone")
+        raise BrokenRule("M2", "only the vampire player reveals a vampire, from his own phone")
     if state.active is not Seat.VAMPIRE:
-        raise IllegalEvent("M2: a vampire is revealed only at night, in step 2")
+        raise BrokenRule("M2", "a vampire is revealed only at night, in step 2")
     if state.step is Step.DISCARD:
-        raise IllegalEvent("M2: step 1 (discard and draw) comes before revealing a vampire")
+        raise BrokenRule("M2", "step 1 (discard and draw) comes before revealing a vampire")
     if state.step is not Step.REVEAL:
-        raise IllegalEvent("M2: one vampire at most is revealed per night, in step 2")
+        raise BrokenRule("M2", "one vampire at most is revealed per night, in step 2")
     character = _character(event.data)
     if character not in state.vampires:
         raise IllegalEvent(f"{state.name(character)} is not a vampire")
     if character in state.dead:
         raise IllegalEvent(f"{state.name(character)} is dead")
     if character in state.revealed:
-        raise IllegalEvent(f"M5: {state.name(character)} is already revealed")
+        raise BrokenRule("M5", f"{state.name(character)} is already revealed")
     return replace(state, revealed=state.revealed | {character}, step=Step.ACTION)
 
 
 def _action(state: EmpireState, event: Event) -> EmpireState:
     if state.step is Step.DISCARD:
-        raise IllegalEvent("M2: step 1 (discard and draw) comes before the action")
+        raise BrokenRule("M2", "step 1 (discard and draw) comes before the action")
     if state.step is Step.ATTACK and event.kind not in ("combat", "pass"):
         raise IllegalEvent(
             f"the holy water found {state.name(state.suspect or 0)}: attack it now or pass"
@@ -350,16 +355,17 @@ def _refill(state: EmpireState, data: Mapping[str, Any]) -> EmpireState:
     refill = _characters(data, "refill")
     city = ", ".join(str(c) for c in sorted(state.city)) or "nobody"
     if len(refill) != wanted or not set(refill) <= state.city:
-        raise IllegalEvent(
-            f"M1: the castle is refilled to three: name the {wanted} character(s) turned up "
-            f"from the city (the city holds {city})"
+        raise BrokenRule(
+            "M1",
+            f"the castle is refilled to three: name the {wanted} character(s) turned up "
+            f"from the city (the city holds {city})",
         )
     return replace(state, castle=state.castle + refill, city=state.city - set(refill))
 
 
 def _hide(state: EmpireState, data: Mapping[str, Any]) -> EmpireState:
     if state.active is not Seat.VAMPIRE:
-        raise IllegalEvent("M2: only the vampire player hides a character in the city, at night")
+        raise BrokenRule("M2", "only the vampire player hides a character in the city, at night")
     character = _character(data)
     _in_castle(state, character)
     state = replace(
@@ -372,11 +378,11 @@ def _hide(state: EmpireState, data: Mapping[str, Any]) -> EmpireState:
 
 def _holy_water(state: EmpireState, data: Mapping[str, Any]) -> EmpireState:
     if state.active is not Seat.HUMAN:
-        raise IllegalEvent("M2: only the human player uses holy water, by day")
+        raise BrokenRule("M2", "only the human player uses holy water, by day")
     character = _character(data)
     _in_castle(state, character)
     if character in state.revealed:
-        raise IllegalEvent(f"M5: {state.name(character)} is already revealed as a vampire")
+        raise BrokenRule("M5", f"{state.name(character)} is already revealed as a vampire")
     if character in state.vampires:
         return replace(
             state, revealed=state.revealed | {character}, step=Step.ATTACK, suspect=character
@@ -462,8 +468,8 @@ class EmpireRules:
         _check_fields(event)
         seat = state.seat_of(event.actor)
         if seat is not None and seat is not state.active:
-            raise IllegalEvent(
-                f"M2: it is the {state.active.value} player's {_turn(state)}, not yours"
+            raise BrokenRule(
+                "M2", f"it is the {state.active.value} player's {_turn(state)}, not yours"
             )
         if event.kind == "discard-and-draw":
             state = _discard_and_draw(state, event)

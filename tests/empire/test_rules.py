@@ -6,7 +6,7 @@ import pytest
 
 from companion.core.events import Event, Game, IllegalEvent, InvalidSetup
 from companion.core.store import Store
-from companion.empire.cards import Piles
+from companion.empire.cards import BrokenRule, Piles
 from companion.empire.rules import (
     EMPIRE,
     Seat,
@@ -552,3 +552,23 @@ def test_players_act_under_their_own_names():
 def test_the_players_need_two_distinct_names_that_are_not_roles(players):
     with pytest.raises(InvalidSetup, match="two different names"):
         new_game(players=players)
+
+
+def refusal(game: Game, event: Event) -> BrokenRule:
+    with pytest.raises(BrokenRule) as raised:
+        game.push(event)
+    return raised.value
+
+
+def test_refusals_name_the_rule_they_enforce():
+    game = new_game(decks={"vampire": 8})
+    assert refusal(game, pass_turn(Seat.VAMPIRE)).rule == "M2"
+    step_one(game, moat=1)  # the deck is empty: the (empty) cellar becomes the deck
+    assert refusal(game, hide(3, refill=[])).rule == "M1"
+    assert refusal(game, Event("pass", {"cellar": 1}, "vampire")).rule == "M3"
+    game.push(reveal(4))
+    game.push(pass_turn(Seat.VAMPIRE))
+    pass_turns(game, 1)
+    assert refusal(game, discard_and_draw(Seat.VAMPIRE, cellar=1)).rule == "M4"
+    step_one(game)
+    assert refusal(game, reveal(4)).rule == "M5"
