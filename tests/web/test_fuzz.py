@@ -1,0 +1,246 @@
+"""Property-based fuzzing of every route: whatever a stranger sends, never a 500, and a
+refused request changes nothing.
+
+The routes are read from ``app.url_map`` when the tests are collected, so a page added
+later (another game's blueprint) is fuzzed without anyone touching this file. Each route
+gets random path values (real game ids, seats and room codes mixed with junk), every
+method it accepts and a few it does not, random headers (with and without the CSRF
+token and a same-site Origin), and bodies that are well-formed requests with random
+values, malformed JSON, random bytes, or multipart uploads of random bytes as a photo.
+Requests come from three browsers: the host screen, a phone holding a seat, a stranger.
+
+"Changes nothing" is checked on the database: every game's event count, the rooms and
+the seat tokens are the same after any request answered with a 4xx.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
+from werkzeug.routing import Rule
+
+from companion import games
+from tests.web.conftest import ORIGIN, create_app_pages, csrf, post
+from web import create_app
+
+OTHER_METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")
+BITE_NIGHT_PLAYERS = ["Anna", "Ben", "Cleo"]
+
+
+def make_app(folder: Path) -> Flask:
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(folder / "games.sqlite3"),
+            "SECRET_KEY": "fuzz-key",
+            "GAME_PAGES": (*create_app_pages(), "tests.web.toy_pages"),
+            "STREAM_LIFETIME": 0.0,
+            "STREAM_HEARTBEAT": 0.0,
+        }
+    )
+
+
+def app_rules() -> list[Rule]:
+    """Every route of the app as the tests will build it (read once, at collection)."""
+    saved = dict(games.GAME_KINDS)
+    games.GAME_KINDS["tally"] = "tests.core.toy:TALLY"
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            app = make_app(Path(folder))
+            return sorted(app.url_map.iter_rules(), key=lambda rule: (rule.rule, rule.endpoint))
+    finally:
+        games.GAME_KINDS.clear()
+        games.GAME_KINDS.update(saved)
+
+
+RULES = app_rules()
+
+
+@dataclass
+class Table:
+    """The app under fuzz with a few real games, and the browsers that play it."""
+
+    app: Flask
+    host: FlaskClient
+    phone: FlaskClient
+    stranger: FlaskClient
+    game_ids: list[str]
+    seats: list[str]
+    rooms: list[str]
+    tokens: dict[str, str]  # each browser's CSRF token, as its pages have it
+
+    def snapshot(self) -> tuple[Any, ...]:
+        """Everything a refused request must leave as it was."""
+        db = sqlite3.connect(self.app.config["DATABASE"])
+        try:
+            return tuple(
+                db.execute(query).fetchall()
+                for query in (
+                    "SELECT id, kind, title, setup FROM games ORDER BY id",
+                    "SELECT game_id, COUNT(*), MAX(seq) FROM events GROUP BY game_id ORDER BY 1",
+                    "SELECT game_id, code, host_hash FROM rooms ORDER BY game_id",
+                    "SELECT game_id, seat, token_hash, revoked_at FROM seat_tokens ORDER BY 3",
+                )
+            )
+        finally:
+            db.close()
+
+
+@pytest.fixture(scope="module")
+def table(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Table]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(games.GAME_KINDS, "tally", "tests.core.toy:TALLY")
+        app = make_app(tmp_path_factory.mktemp("fuzz"))
+        host, phone, stranger = app.test_client(), app.test_client(), app.test_client()
+        created = [
+            post(
+                host,
+                "/api/games",
+                {"kind": "tally", "setup": {"limit": 50, "players": ["Anna", "Ben"]}},
+            ),
+        ]
+        if "bite-night" in app.extensions["companion_pages"]:
+            setup = {"players": BITE_NIGHT_PLAYERS, "reading": "photo"}
+            created.append(post(host, "/api/games", {"kind": "bite-night", "setup": setup}))
+        assert all(answer.status_code == 201 for answer in created)
+        game_ids = [answer.get_json()["id"] for answer in created]
+        rooms = [answer.get_json()["room"] for answer in created]
+        for game_id in game_ids:
+            assert post(phone, f"/api/games/{game_id}/seats/Anna").status_code == 200
+        tokens = {"host": csrf(host), "phone": csrf(phone), "stranger": csrf(stranger)}
+        yield Table(app, host, phone, stranger, game_ids, ["Anna", "Ben", "Cleo"], rooms, tokens)
+
+
+# -- what a request may hold ---------------------------------------------------------------
+
+junk_text = st.text(max_size=30)
+json_scalars = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | junk_text
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(junk_text, inner, max_size=4),
+    max_leaves=12,
+)
+#: Field names the endpoints read, so that random bodies often get past the first check.
+FIELD_NAMES = (
+    "kind", "data", "version", "title", "setup", "name", "player", "players", "tiles", "card",
+    "format", "events", "created_at", "seat", "photo", "limit", "n", "deck",
+)  # fmt: skip
+
+
+@st.composite
+def path_values(draw: st.DrawFn, rule: Rule, table: Table) -> dict[str, str]:
+    known = {
+        "game_id": table.game_ids,
+        "seat": table.seats,
+        "code": table.rooms,
+        "name": ["nocturne", "lantern"],
+        "tile_id": ["red-vampire-heart", "blue-monk"],
+        "filename": ["companion.css", "companion.js", "../web/__init__.py"],
+    }
+    return {
+        argument: draw(st.sampled_from(known.get(argument, ["x"])) | junk_text.filter(bool))
+        for argument in sorted(rule.arguments)
+    }
+
+
+@st.composite
+def bodies(draw: st.DrawFn) -> dict[str, Any]:
+    """Keyword arguments of ``client.open``: a body and its content type."""
+    choice = draw(st.sampled_from(("fields", "json", "text", "bytes", "photo", "none")))
+    if choice == "fields":
+        body = draw(st.dictionaries(st.sampled_from(FIELD_NAMES), json_values, max_size=5))
+        return {"data": json.dumps(body), "content_type": "application/json"}
+    if choice == "json":
+        return {"data": json.dumps(draw(json_values)), "content_type": "application/json"}
+    if choice == "text":
+        content_type = draw(
+            st.sampled_from(("application/json", "text/plain", "application/x-www-form-urlencoded"))
+        )
+        return {"data": draw(st.text(max_size=200)), "content_type": content_type}
+    if choice == "bytes":
+        return {"data": draw(st.binary(max_size=300)), "content_type": "application/json"}
+    if choice == "photo":
+        photo = draw(st.binary(max_size=2000))
+        player = draw(st.sampled_from(BITE_NIGHT_PLAYERS) | junk_text)
+        return {"data": {"photo": (BytesIO(photo), "photo.jpg"), "player": player}}
+    return {}
+
+
+@st.composite
+def requests(draw: st.DrawFn, rule: Rule, table: Table) -> dict[str, Any]:
+    methods = sorted((rule.methods or set()) - {"OPTIONS"})
+    values = draw(path_values(rule, table))
+    path = table.app.url_map.bind("localhost").build(rule.endpoint, values, append_unknown=False)
+    browser = draw(st.sampled_from(("host", "phone", "stranger")))
+    headers = {}
+    if draw(st.booleans()):
+        headers["Origin"] = draw(st.sampled_from((ORIGIN, "http://evil.example", "null")))
+    return {
+        "browser": browser,
+        "path": path,
+        "method": draw(st.sampled_from(methods) | st.sampled_from(OTHER_METHODS)),
+        "with_csrf": draw(st.booleans()),
+        "headers": headers,
+        **draw(bodies()),
+    }
+
+
+# -- the properties --------------------------------------------------------------------------
+
+
+def send(table: Table, request: dict[str, Any]):  # type: ignore[no-untyped-def]
+    name = request.pop("browser")
+    browser: FlaskClient = getattr(table, name)
+    headers = dict(request.pop("headers"))
+    if request.pop("with_csrf"):
+        headers["X-CSRF-Token"] = table.tokens[name]
+    answer = browser.open(request.pop("path"), headers=headers, **request)
+    answer.get_data()  # runs a streamed answer to its end
+    answer.close()
+    return answer
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda rule: f"{rule.endpoint}:{rule.rule}")
+@given(data=st.data())
+def test_no_request_is_a_server_error_and_a_refusal_changes_nothing(
+    table: Table, rule: Rule, data: st.DataObject
+) -> None:
+    request = data.draw(requests(rule, table))
+    before = table.snapshot()
+    answer = send(table, dict(request))
+    assert answer.status_code < 500, (request, answer.get_data(as_text=True))
+    if answer.status_code >= 400:
+        assert table.snapshot() == before, request
+        if answer.mimetype == "application/json" and request["method"] != "HEAD":
+            error = answer.get_json()["error"]
+            assert error and "\n" not in error and "Traceback" not in error
+
+
+@given(body=json_values)
+def test_an_event_with_any_data_is_answered_in_one_sentence(table: Table, body: Any) -> None:
+    """Random event data reaches the engines themselves: each refuses it, never crashes."""
+    headers = {"X-CSRF-Token": table.tokens["host"], "Origin": ORIGIN}
+    for game_id in table.game_ids:
+        shown = table.host.get(f"/api/games/{game_id}").get_json()
+        for kind in ("set-collection", "choose-tiles", "reveal-card", "add", "place-card"):
+            data = {"player": "Anna", "tiles": body, "card": body, "n": body}
+            sent = {"kind": kind, "data": data, "version": shown["version"]}
+            before = table.snapshot()
+            answer = table.host.post(f"/api/games/{game_id}/events", json=sent, headers=headers)
+            assert answer.status_code < 500, answer.get_json()
+            if answer.status_code >= 400:
+                assert table.snapshot() == before
+            else:
+                shown = answer.get_json()
