@@ -32,7 +32,14 @@ from typing import Any
 
 from companion.bitenight.cards import CANCELS, WAITING_KINDS, Card, Kind
 from companion.bitenight.rulings import RULINGS
-from companion.bitenight.scoring import Grid, card_points, cell, grid_of, scores_points
+from companion.bitenight.scoring import (
+    Grid,
+    card_points,
+    cell,
+    cells_read,
+    grid_of,
+    scores_points,
+)
 from companion.bitenight.tiles import COLOURS, Colour, Motif, Tile, duplicates, sorted_tiles
 from companion.core.events import IllegalEvent, InvalidSetup
 
@@ -434,32 +441,50 @@ def suggest_gift(
     cards (and garlic soup) in ``upcoming``. Ties go to the choice with the fewest heart
     tiles, then to the first in canonical tile order.
     """
-    cards = [card for card in upcoming if scores_points(card)]
-    base = [list(row) for row in grid_of(collection)]
-    kept_by_cells: dict[tuple[tuple[int, int], ...], int] = {}
+    weigh = _Weigher(collection, [card for card in upcoming if scores_points(card)])
     best: tuple[tuple[int, int], tuple[Tile, ...]] | None = None
     for gift in combinations(sorted_tiles(options), count):
-        kept = 0
-        if cards:
-            cells = tuple(sorted(cell(tile) for tile in gift))
-            if cells not in kept_by_cells:
-                kept_by_cells[cells] = _points_without(base, cells, cards)
-            kept = kept_by_cells[cells]
-        rank = (-kept, sum(tile.heart for tile in gift))
+        rank = (-weigh.kept(gift), sum(tile.heart for tile in gift))
         if best is None or rank < best[0]:
             best = (rank, gift)
     return best[1] if best else ()
 
 
-def _points_without(
-    base: list[list[int]], cells: Sequence[tuple[int, int]], cards: Sequence[Card]
-) -> int:
-    for c, m in cells:
-        base[c][m] -= 1
-    grid: Grid = tuple(tuple(row) for row in base)
-    for c, m in cells:
-        base[c][m] += 1
-    return sum(card_points(card, grid) for card in cards)
+class _Weigher:
+    """Points kept on some cards after giving tiles away, rescoring only what changes.
+
+    A gift only changes the cards that read the cells it empties (``cells_read``), and
+    gifts that empty the same cells keep the same points, so each is scored once.
+    """
+
+    def __init__(self, collection: Iterable[Tile], cards: Sequence[Card]) -> None:
+        self.grid = [list(row) for row in grid_of(collection)]
+        self.cards = cards
+        frozen: Grid = tuple(tuple(row) for row in self.grid)
+        self.points = [card_points(card, frozen) for card in cards]
+        self.reads = [cells_read(card) for card in cards]
+        self.total = sum(self.points)
+        self.known: dict[tuple[tuple[int, int], ...], int] = {}
+
+    def kept(self, gift: Sequence[Tile]) -> int:
+        if not self.cards:
+            return 0
+        cells = tuple(sorted(cell(tile) for tile in gift))
+        if cells not in self.known:
+            self.known[cells] = self._kept_without(cells)
+        return self.known[cells]
+
+    def _kept_without(self, cells: tuple[tuple[int, int], ...]) -> int:
+        touched = [i for i, reads in enumerate(self.reads) if any(c in reads for c in cells)]
+        if not touched:
+            return self.total
+        for c, m in cells:
+            self.grid[c][m] -= 1
+        grid: Grid = tuple(tuple(row) for row in self.grid)
+        for c, m in cells:
+            self.grid[c][m] += 1
+        lost = sum(self.points[i] - card_points(self.cards[i], grid) for i in touched)
+        return self.total - lost
 
 
 def suggest_resurrection(options: Iterable[Tile], colour: Colour) -> Tile:

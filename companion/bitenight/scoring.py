@@ -89,6 +89,27 @@ def card_points(card: Card, grid: Grid) -> int:
     return 0
 
 
+def cells_read(card: Card) -> frozenset[tuple[int, int]]:
+    """The (colour, motif) cells whose counts a card's points depend on.
+
+    The B5 suggestion rescores only the cards that read a cell a gift empties.
+    """
+    every = [(c, m) for c in range(len(COLOURS)) for m in range(len(MOTIFS))]
+    kind = card.kind
+    if kind in (Kind.MOTIF, Kind.PAIR):
+        return frozenset(cell for cell in every if cell[1] == _MOTIF_INDEX[card.motif])
+    if kind is Kind.COMBO:
+        motifs = {_MOTIF_INDEX[card.motif], _MOTIF_INDEX[card.other]}
+        return frozenset(cell for cell in every if cell[1] in motifs)
+    if kind is Kind.COLOUR:
+        return frozenset(cell for cell in every if cell[0] == _COLOUR_INDEX[card.colour])
+    if kind is Kind.GARLIC_SOUP:
+        return frozenset(cell for cell in every if cell[1] == _GARLIC)
+    if kind is Kind.COLOUR_SET:
+        return frozenset(every)
+    return frozenset()
+
+
 def score(card: Card, tiles: Iterable[Tile]) -> int:
     """What ``card`` scores for a collection of tiles."""
     return card_points(card, grid_of(tiles))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from itertools import combinations
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -11,7 +12,8 @@ from hypothesis import strategies as st
 from companion.bitenight import rendezvous
 from companion.bitenight.cards import Card
 from companion.bitenight.game import BITE_NIGHT, Phase
-from companion.bitenight.tiles import ALL_TILES
+from companion.bitenight.scoring import score, scores_points
+from companion.bitenight.tiles import ALL_TILES, sorted_tiles
 from companion.core.events import Event, Game
 from tests.bitenight.play import grab, new_game, place_all, random_pile
 
@@ -130,3 +132,24 @@ def test_undo_then_redo_is_identity(seed):
         assert game.state != before
         game.redo()
         assert game.state == before
+
+
+def brute_force_gift(collection, options, count, upcoming):
+    """B5 by the letter: score every gift on the whole collection left, no shortcuts."""
+    cards = [card for card in upcoming if scores_points(card)]
+
+    def rank(gift):
+        left = [tile for tile in collection if tile not in gift]
+        kept = sum(score(card, left) for card in cards)
+        return (-kept, sum(tile.heart for tile in gift), [tile.sort_key for tile in gift])
+
+    return min(combinations(sorted_tiles(options), count), key=rank)
+
+
+@given(SEEDS)
+def test_the_b5_suggestion_is_the_best_gift_by_the_letter_of_the_ruling(seed):
+    rng = random.Random(seed)
+    collection = rng.sample(ALL_TILES, rng.randrange(3, 16))
+    upcoming = [Card.parse(card) for card in random_pile(rng, rng.randrange(0, 6))]
+    expected = brute_force_gift(collection, collection, 2, upcoming)
+    assert rendezvous.suggest_gift(collection, collection, 2, upcoming) == expected
