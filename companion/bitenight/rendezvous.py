@@ -191,29 +191,6 @@ class Rendezvous:
                 totals[seat] += points
         return tuple(totals)
 
-    def to_json(self) -> dict[str, Any]:
-        """Plain JSON for a page: collections and graveyard in canonical tile order."""
-        return {
-            "players": list(self.players),
-            "leader": self.players[self.leader],
-            "position": self.position,
-            "steps": [step.to_json(self.players) for step in self.steps],
-            "points": dict(zip(self.players, self.totals(), strict=True)),
-            "collections": {
-                name: _ids(tiles)
-                for name, tiles in zip(self.players, self.collections, strict=True)
-            },
-            "graveyard": _ids(self.graveyard),
-            "waiting": [card.id for card in self.waiting],
-            "skip_left": self.skip_left,
-            "current": self.current.id if self.current else None,
-            "asks": [ask.to_json() for ask in self.asks],
-        }
-
-
-def _ids(tiles: Iterable[Tile]) -> list[str]:
-    return [tile.id for tile in sorted_tiles(tiles)]
-
 
 def placed_by(players: int, leader: int, index: int) -> int:
     """The seat that placed pile card ``index`` (B2): round r starts one seat further on."""
