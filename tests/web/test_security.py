@@ -77,3 +77,178 @@ def test_a_forged_seat_token_holds_no_seat(client: FlaskClient, phone) -> None:
         session["games"] = {game["id"]: {"seat": "made-up", "host": "made-up"}}
     shown = phone.get(f"/api/games/{game['id']}").get_json()
     assert shown["you"] == {"seat": None, "host": False}
+
+
+# -- seats, roles and revocation (issue 8) --------------------------------------------------
+
+
+def add(client: FlaskClient, game: dict, version: int, **data: object):  # type: ignore[no-untyped-def]
+    body = {"kind": "add", "data": {"n": 1, **data}, "version": version}
+    return post(client, f"/api/games/{game['id']}/events", body)
+
+
+def test_a_revoked_seat_token_can_no_longer_act_nor_see_itself_seated(
+    app, client: FlaskClient, phone: FlaskClient
+) -> None:
+    game = new_tally(client)
+    post(phone, f"/api/games/{game['id']}/seats/Ben")
+    assert add(phone, game, 0).status_code == 200
+    assert post(client, f"/api/games/{game['id']}/seats/Ben/free").status_code == 200
+    assert add(phone, game, 1).status_code == 403
+    assert post(phone, f"/api/games/{game['id']}/cue", {"name": "grab"}).status_code == 403
+    assert phone.get(f"/api/games/{game['id']}").get_json()["you"] == {"seat": None, "host": False}
+    assert post(app.test_client(), f"/api/games/{game['id']}/seats/Ben").status_code == 200
+    assert add(phone, game, 1).status_code == 403  # the new holder's seat is not the old token's
+
+
+def test_a_seat_token_holds_no_seat_in_another_game(
+    client: FlaskClient, phone: FlaskClient
+) -> None:
+    first, second = new_tally(client), new_tally(client)
+    post(phone, f"/api/games/{first['id']}/seats/Anna")
+    with phone.session_transaction() as session:
+        token = session["games"][first["id"]]["seat"]
+        session["games"] = {**session["games"], second["id"]: {"seat": token}}
+    assert phone.get(f"/api/games/{second['id']}").get_json()["you"]["seat"] is None
+    assert add(phone, second, 0).status_code == 403
+
+
+def test_a_host_token_rules_only_its_own_game(client: FlaskClient, phone: FlaskClient) -> None:
+    mine = new_tally(phone)
+    theirs = new_tally(client)
+    with phone.session_transaction() as session:
+        token = session["games"][mine["id"]]["host"]
+        session["games"] = {**session["games"], theirs["id"]: {"host": token}}
+    assert post(phone, f"/api/games/{theirs['id']}/undo", {"version": 0}).get_json()["reason"] == (
+        "forbidden"
+    )
+    assert phone.get(f"/api/games/{theirs['id']}/export").status_code == 403
+
+
+def test_a_phone_cannot_free_a_seat_nor_play_host_only_events(
+    client: FlaskClient, phone: FlaskClient
+) -> None:
+    game = new_tally(client)
+    post(phone, f"/api/games/{game['id']}/seats/Anna")
+    assert post(phone, f"/api/games/{game['id']}/seats/Anna/free").status_code == 403
+    body = {"kind": "name", "data": {"name": "x"}, "version": 0}
+    assert post(phone, f"/api/games/{game['id']}/events", body).status_code == 403
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_a_seat_acting_for_another_seat_is_refused_and_nothing_changes(
+    client: FlaskClient, phone: FlaskClient
+) -> None:
+    game = new_tally(client)
+    post(phone, f"/api/games/{game['id']}/seats/Anna")
+    answer = add(phone, game, 0, player="Ben")
+    assert answer.status_code == 403
+    assert answer.get_json()["error"] == (
+        "this phone holds the seat of Anna and can only act for that seat"
+    )
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_seat_and_host_tokens_are_unguessable(client: FlaskClient, app) -> None:
+    """256 random bits each (secrets.token_urlsafe(32)), never reused."""
+    game = new_tally(client, players=tuple(f"P{n}" for n in range(8)))
+    tokens = set()
+    for seat in range(8):
+        phone = app.test_client()
+        post(phone, f"/api/games/{game['id']}/seats/P{seat}")
+        with phone.session_transaction() as session:
+            tokens.add(session["games"][game["id"]]["seat"])
+    with client.session_transaction() as session:
+        tokens.add(session["games"][game["id"]]["host"])
+    assert len(tokens) == 9
+    assert all(len(token) >= 43 for token in tokens)
+
+
+# -- forgery -------------------------------------------------------------------------------
+
+
+def test_a_form_posted_by_another_site_is_refused(client: FlaskClient) -> None:
+    """What an HTML form on a stranger's page sends: no token, no Origin through some proxies."""
+    game = new_tally(client)
+    answer = client.post(
+        f"/api/games/{game['id']}/events",
+        data={"kind": "add", "version": "0"},
+        headers={"Referer": "http://evil.example/form.html"},
+    )
+    assert answer.status_code == 403
+    assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+def test_a_same_site_post_without_the_token_is_refused(client: FlaskClient) -> None:
+    game = new_tally(client)
+    answer = client.post(
+        f"/api/games/{game['id']}/events",
+        json={"kind": "add", "data": {"n": 1}, "version": 0},
+        headers={"Origin": ORIGIN},
+    )
+    assert answer.get_json()["reason"] == "csrf"
+
+
+# -- input limits ---------------------------------------------------------------------------
+
+
+def test_json_nested_too_deeply_is_a_400_not_a_crash(client: FlaskClient) -> None:
+    token = csrf(client)
+    answer = client.post(
+        "/api/games",
+        data="[" * 30_000,
+        content_type="application/json",
+        headers={"X-CSRF-Token": token, "Origin": ORIGIN},
+    )
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == "the request's JSON is nested too deeply"
+
+
+def test_text_that_is_not_unicode_is_refused_before_it_reaches_the_database(
+    client: FlaskClient,
+) -> None:
+    token = csrf(client)
+    answer = client.post(
+        "/api/games",
+        data='{"kind": "tally", "title": "\\ud800", "setup": {"limit": 5}}',
+        content_type="application/json",
+        headers={"X-CSRF-Token": token, "Origin": ORIGIN},
+    )
+    assert answer.status_code == 400
+    assert answer.get_json()["error"] == "the request holds text that is not valid Unicode"
+
+
+def png_bomb(width: int, height: int) -> bytes:
+    """A real PNG of ``width`` × ``height`` black pixels: tiny on disk, huge decoded."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = zlib.compress(b"\0" * ((width + 1) * height), 9)
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)  # 8-bit grey
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", rows) + chunk(b"IEND", b"")
+    )
+
+
+def test_a_decompression_bomb_photo_is_refused_before_decoding(client: FlaskClient) -> None:
+    from io import BytesIO
+
+    answer = post(
+        client,
+        "/api/games",
+        {"kind": "bite-night", "setup": {"players": ["Anna", "Ben", "Cleo"], "reading": "photo"}},
+    )
+    game = answer.get_json()
+    bomb = png_bomb(8000, 8000)  # 64 megapixels in about 64 KB
+    assert len(bomb) < 100_000
+    answer = client.post(
+        f"/bite-night/{game['id']}/photo",
+        data={"player": "Anna", "photo": (BytesIO(bomb), "photo.png")},
+        headers={"X-CSRF-Token": csrf(client), "Origin": ORIGIN, "Accept": "application/json"},
+    )
+    assert answer.status_code == 422
+    assert "64 megapixels" in answer.get_json()["error"]
