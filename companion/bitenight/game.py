@@ -16,6 +16,8 @@ kind                data                                          when
 ``add-tile``        ``{"player": name, "tile": id}``              same
 ``remove-tile``     ``{"player": name, "tile": id}``              same
 ``replace-tile``    ``{"player": name, "tile": id, "by": id}``    same
+``set-graveyard``   ``{"tiles": [tile ids]}``                     rendezvous (no choice
+                                                                  pending): by hand
 ``end-round``       ``{}``                                        grabbing: everyone holds
                                                                   3 tiles per round so far
 ``reveal-card``     ``{"card": card id}``                         rendezvous: the players
@@ -266,8 +268,10 @@ def _card(data: Mapping[str, Any]) -> Card:
         raise IllegalEvent(str(error)) from None
 
 
-def _with_collection(state: BiteNightState, seat: int, tiles: Sequence[Tile]) -> BiteNightState:
-    """Give ``seat`` exactly ``tiles``, refusing a tile that is already somewhere else."""
+def _with_collection(
+    state: BiteNightState, seat: int | None, tiles: Sequence[Tile]
+) -> BiteNightState:
+    """Give ``seat`` (None: the graveyard) exactly ``tiles``; every tile is in one place."""
     twice = [tile for tile, n in Counter(tiles).items() if n > 1]
     if twice:
         raise IllegalEvent(f"tile '{twice[0]}' is there only once, it cannot be listed twice")
@@ -278,14 +282,21 @@ def _with_collection(state: BiteNightState, seat: int, tiles: Sequence[Tile]) ->
                 raise IllegalEvent(
                     f"tile '{tile}' is already in {state.players[other]}'s collection"
                 )
-        if tile in state.graveyard():
+        if seat is not None and tile in state.graveyard():
             raise IllegalEvent(f"tile '{tile}' is already in the graveyard")
+    if seat is None:
+        assert state.table is not None  # the graveyard exists only during the rendezvous
+        return replace(state, table=replace(state.table, graveyard=frozenset(tiles)))
     new = tuple(
         frozenset(tiles) if index == seat else held for index, held in enumerate(collections)
     )
     if state.table is not None:
         return replace(state, table=replace(state.table, collections=new))
     return replace(state, collections=new)
+
+
+def _set_graveyard(state: BiteNightState, data: Mapping[str, Any]) -> BiteNightState:
+    return _with_collection(state, None, _tile_list(data))
 
 
 def _set_collection(state: BiteNightState, data: Mapping[str, Any]) -> BiteNightState:
@@ -393,16 +404,18 @@ _HANDLERS = {
     "add-tile": _add_tile,
     "remove-tile": _remove_tile,
     "replace-tile": _replace_tile,
+    "set-graveyard": _set_graveyard,
     "end-round": _end_round,
     "reveal-card": _reveal_card,
     "choose-tiles": _choose_tiles,
     "next-cycle": _next_cycle,
 }
-_EDITS = ("set-collection", "add-tile", "remove-tile", "replace-tile")
+_EDITS = ("set-collection", "add-tile", "remove-tile", "replace-tile", "set-graveyard")
 _EDIT_PHASES = frozenset({Phase.PLACING, Phase.GRABBING, Phase.RENDEZVOUS})
 _PHASES: dict[str, frozenset[Phase]] = {
     "place-card": frozenset({Phase.PLACING}),
     **{kind: _EDIT_PHASES for kind in _EDITS},
+    "set-graveyard": frozenset({Phase.RENDEZVOUS}),
     "end-round": frozenset({Phase.GRABBING}),
     "reveal-card": frozenset({Phase.RENDEZVOUS}),
     "choose-tiles": frozenset({Phase.RENDEZVOUS}),

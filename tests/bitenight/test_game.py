@@ -331,3 +331,19 @@ def test_a_told_card_is_checked_against_the_deck_and_never_shown():
     with pytest.raises(IllegalEvent, match="as often as the deck holds it"):
         game.push(event("place-card", player="Ben", card="pair:maiden"))
     assert "pair:maiden" not in json.dumps(view(game.state))
+
+
+def test_the_graveyard_can_be_corrected_by_hand_during_the_rendezvous():
+    game = new_game()
+    with pytest.raises(IllegalEvent, match="'set-graveyard' is not possible now"):
+        game.push(event("set-graveyard", tiles=[]))
+    play_rounds(game, random.Random(7))
+    game.push(event("reveal-card", card="garlic-soup"))
+    buried = view(game.state)["graveyard"]
+    held = view(game.state)["collections"]["Ben"][0]
+    with pytest.raises(IllegalEvent, match=f"tile '{held}' is already in Ben's collection"):
+        game.push(event("set-graveyard", tiles=[*buried, held]))
+    game.push(event("set-graveyard", tiles=buried[1:]))
+    game.push(event("add-tile", player="Ben", tile=buried[0]))
+    assert buried[0] in view(game.state)["collections"]["Ben"]
+    assert view(game.state)["graveyard"] == buried[1:]
