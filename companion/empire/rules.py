@@ -293,7 +293,9 @@ def _seat_counts(data: Mapping[str, Any], key: str) -> dict[Seat, int]:
 
 def _discard_and_draw(state: EmpireState, event: Event) -> EmpireState:
     if state.step is not Step.DISCARD:
-        raise BrokenRule("M2", f"step 1 (discard and draw) is already done this {_turn(state)}")
+        raise BrokenRule(
+            "M2", f"step 1 (discard and draw) is already done this {state.active.turn_name}"
+        )
     seat = state.active
     piles = discard(state.cards(seat), _count(event.data, "cellar"), _count(event.data, "moat"))
     piles = draw_up_to_eight(piles)
@@ -418,10 +420,6 @@ ACTION_RULES: dict[str, Callable[[EmpireState, Mapping[str, Any]], EmpireState]]
 }
 
 
-def _turn(state: EmpireState) -> str:
-    return state.active.turn_name
-
-
 # -- the end ------------------------------------------------------------------------
 
 
@@ -469,7 +467,7 @@ class EmpireRules:
         seat = state.seat_of(event.actor)
         if seat is not None and seat is not state.active:
             raise BrokenRule(
-                "M2", f"it is the {state.active.value} player's {_turn(state)}, not yours"
+                "M2", f"it is the {state.active.value} player's {state.active.turn_name}, not yours"
             )
         if event.kind == "discard-and-draw":
             state = _discard_and_draw(state, event)
