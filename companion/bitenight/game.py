@@ -516,11 +516,13 @@ def view(state: BiteNightState) -> dict[str, Any]:
     action "give"/"take", count, options, suggestion, ruling), ``points`` so far),
     ``score_pad`` (``rows``: [{cycle, points: name -> n, total: running name -> n}],
     ``sum`` and ``total``: name -> n over all cycles so far),
-    ``winners`` (names, only when the game is over), ``waiting_for`` (names whose action
+    ``winners`` (names, only when the game is over), ``win_ruling`` (the B12 text when
+    the win is shared, else null), ``waiting_for`` (names whose action
     the table needs: the next placer, or the players asked to choose; empty when the host
     or anyone may act), ``next_events``.
     """
     table = state.table
+    view_winners = winners(state) if state.phase is Phase.GAME_OVER else []
     shown_rendezvous = None
     if table is not None:
         steps = [_step_json(state, step) for step in table.steps]
@@ -560,7 +562,8 @@ def view(state: BiteNightState) -> dict[str, Any]:
         "graveyard": [t.id for t in sorted_tiles(state.graveyard())],
         "rendezvous": shown_rendezvous,
         "score_pad": score_pad(state),
-        "winners": winners(state) if state.phase is Phase.GAME_OVER else [],
+        "winners": view_winners,
+        "win_ruling": RULINGS["B12"] if len(view_winners) > 1 else None,
         "waiting_for": waiting_for(state),
         "next_events": next_events(state),
     }

@@ -244,13 +244,16 @@ def finished_game(pad):
 
 
 def test_b12_the_most_points_after_the_last_cycle_wins():
-    assert winners(finished_game(((5, 9, 1), (5, 0, 3), (0, 2, 3)))) == ["Ben"]
+    state = finished_game(((5, 9, 1), (5, 0, 3), (0, 2, 3)))
+    assert winners(state) == ["Ben"]
+    assert view(state)["win_ruling"] is None
 
 
 def test_b12_equal_totals_share_the_win():
     state = finished_game(((5, 9, 1), (5, 0, 3), (0, 1, 3)))
     assert winners(state) == ["Anna", "Ben"]
     assert view(state)["winners"] == ["Anna", "Ben"]
+    assert view(state)["win_ruling"].startswith("Ruling: ")
     pad = view(state)["score_pad"]
     assert pad["sum"] == pad["total"] == {"Anna": 10, "Ben": 10, "Cleo": 7}
     assert [row["total"]["Ben"] for row in pad["rows"]] == [9, 9, 10]
