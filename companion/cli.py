@@ -23,6 +23,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "companion.bitenight.commands",
     "calibration.commands",
     "web.commands",
+    "web.load",
 )
 
 
