@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from companion.core.events import Event, Game, IllegalEvent
 from companion.empire.characters import CHARACTERS
 from companion.empire.rules import EMPIRE, EmpireState, Seat, hide, pass_turn, reveal
-from companion.empire.view import HOST, view
+from companion.empire.view import HOST, history, view
 from tests.empire.table import new_game, random_event, step_one
 from tests.empire.test_properties import play_at_random
 
@@ -142,3 +142,22 @@ def test_every_identity_is_shown_when_the_game_is_over():
 def test_an_unknown_viewer_is_refused():
     with pytest.raises(ValueError, match="not a seat"):
         view(new_game().state, "spectator")
+
+
+def test_the_history_tells_what_the_companion_worked_out_newest_first():
+    game = new_game(decks={"vampire": 10})
+    step_one(game, cellar=3)  # 2 from the deck, then the cellar of 3 becomes the deck
+    game.push(hide(1, refill=[4], played={"vampire": 1}))
+    step_one(game)
+    game.push(Event("holy-water", {"character": 4}, "human"))
+    entries = history(EMPIRE.start(game.setup), game.effective)
+    assert [(e["time"], e["round"], e["kind"]) for e in entries] == [
+        ("day", 1, "holy-water"),
+        ("day", 1, "discard-and-draw"),
+        ("night", 1, "hide"),
+        ("night", 1, "discard-and-draw"),
+    ]
+    holy, _, hidden, first = entries
+    assert holy["facts"] == {"character": 4, "vampire": True}
+    assert hidden["played"] == {"vampire": 1, "human": 0}
+    assert first["facts"] == {"cellar": 3, "moat": 0, "drawn": 3, "cellar_made": ["vampire"]}

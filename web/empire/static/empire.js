@@ -14,6 +14,7 @@ const SEATS = ["vampire", "human"];
 let shownVersion = null;
 let discards = { cellar: 0, moat: 0 };
 let form = null;
+let lastActive = null;
 
 const game = new Companion.Game(document.body.dataset.gameId, render);
 game.start();
@@ -28,6 +29,9 @@ function render(data) {
     form = null;
   }
   const v = data.view;
+  const yourTurn = v.viewer === v.active && !v.outcome;
+  if (yourTurn && lastActive !== null && lastActive !== v.active) Companion.beep();
+  lastActive = v.active;
   Companion.hostBar(game, data);
   renderStatus(v);
   renderOutcome(v);
