@@ -324,51 +324,73 @@ def has_camera(base: str) -> bool:
 # -- the server --------------------------------------------------------------------------
 
 
+class ServerProcess:
+    """``companion serve`` in a child process on a free loopback port.
+
+    Its output goes to a file (``log``) where the address it picked is read, so a
+    chatty server can never block on a full pipe. ``kill`` is SIGKILL: no cleanup at
+    all, which is what the crash tests need.
+    """
+
+    def __init__(self, database: Path, log: Path, camera: str | None = None) -> None:
+        self.command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1"]
+        self.command += ["--port", "0", "--db", str(database)]
+        if camera is not None:
+            self.command += ["--camera", camera]
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self, timeout: float = SERVER_START_TIMEOUT) -> str:
+        """Start the server and return its address once it listens."""
+        offset = self.log.stat().st_size if self.log.exists() else 0  # a restart appends
+        with open(self.log, "ab") as output:
+            self.process = subprocess.Popen(
+                self.command, stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+            )
+        ends = time.monotonic() + timeout
+        while time.monotonic() < ends:
+            found = _SERVER_URL.search(self._output(offset))
+            if found:
+                return found.group(1).rstrip("/")
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.kill()
+        lines = self._output(offset).strip().splitlines() or ["no output"]
+        raise CompanionError(f"the table server did not start: {lines[-1]}")
+
+    def _output(self, offset: int) -> str:
+        with open(self.log, "rb") as output:
+            output.seek(offset)
+            return output.read().decode("utf-8", "replace")
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        self.process = None
+
+    def kill(self) -> None:
+        """SIGKILL: the process gets no chance to finish anything."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
 @contextmanager
 def spawned_server(camera: str | None) -> Iterator[str]:
     """``companion serve`` on a free loopback port with a temporary database."""
     with tempfile.TemporaryDirectory(prefix="companion-load-") as folder:
-        command = [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1"]
-        command += ["--port", "0", "--db", str(Path(folder) / "load.sqlite3")]
-        if camera is not None:
-            command += ["--camera", camera]
-        log = open(Path(folder) / "server.log", "w+")  # noqa: SIM115 - closed below
-        server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=log, text=True)
+        server = ServerProcess(Path(folder) / "load.sqlite3", Path(folder) / "server.log", camera)
         try:
-            yield _server_url(server, log)
+            yield server.start()
         finally:
-            server.terminate()
-            try:
-                server.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
-            if server.stdout is not None:
-                server.stdout.close()
-            log.close()
-
-
-def _server_url(server: subprocess.Popen[str], log: Any) -> str:
-    """The address the starting server prints (it picked the port itself)."""
-    assert server.stdout is not None
-    found: list[str] = []
-
-    def read() -> None:
-        for line in server.stdout:  # type: ignore[union-attr]
-            match = _SERVER_URL.search(line)
-            if match:
-                found.append(match.group(1))
-                return
-
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    reader.join(SERVER_START_TIMEOUT)
-    if not found:
-        server.kill()
-        log.seek(0)
-        last = (log.read().strip().splitlines() or ["no output"])[-1]
-        raise CompanionError(f"the table server did not start: {last}")
-    return found[0]
+            server.stop()
 
 
 # -- the command -------------------------------------------------------------------------
