@@ -35,6 +35,7 @@ class Candidate:
     round: bool
     blob: int  # which blob it came from
     split: int  # which split of that blob it belongs to
+    cover: float = 1.0  # share of the blob that this split's pieces together cover
 
     @property
     def center(self) -> tuple[float, float]:
@@ -126,50 +127,153 @@ def estimate_side(blobs: list[Blob], round_tiles: bool, config: VisionConfig) ->
 def grid_splits(
     blob: Blob, side: float | None, config: VisionConfig, max_cells: int = 60
 ) -> list[list[np.ndarray]]:
-    """Ways to divide a blob into a grid of square cells (quads in work px)."""
-    (w, h) = blob.box[1]
-    short, long_ = min(w, h), max(w, h)
+    """Ways to divide a blob into a grid of square cells (quads in work px).
+
+    A block of touching tiles is bounded by four straight edges, even where a tile is
+    missing from a corner (an L-shape): the two longest runs of the outline in each of
+    its two directions give the four edges, and their crossings the block's corners,
+    real or not. The grid is laid in that quadrilateral with a homography, so the
+    camera's perspective is kept. How many tiles it spans is offered in several
+    counts unless the tile size is known; coverage drops the cells that are table.
+    """
+    outline = block_outline(blob)
+    edge_a = (np.linalg.norm(outline[1] - outline[0]) + np.linalg.norm(outline[2] - outline[3])) / 2
+    edge_b = (np.linalg.norm(outline[3] - outline[0]) + np.linalg.norm(outline[2] - outline[1])) / 2
+    short, long_ = min(edge_a, edge_b), max(edge_a, edge_b)
     if side:
         k0 = max(1, round(short / side))
         counts = sorted({k for k in (k0 - 1, k0, k0 + 1) if k >= 1})
     else:
         counts = [1, 2, 3, 4, 5]
-    outline = _block_outline(blob)
-    splits = []
+    shapes = set()
     for k in counts:
-        cell = short / k
-        m = max(1, round(long_ / cell))
-        if k * m > max_cells or cell < 4:
-            continue
-        splits.append(_grid_cells(outline, k, m))
+        ratio = long_ * k / short  # tiles along the long side if they are square
+        for m in {max(k, math.floor(ratio)), max(k, math.ceil(ratio))}:
+            if k * m <= max_cells and short / k >= 4 and long_ / m >= 0.7 * short / k:
+                shapes.add((k, m))
+    splits = []
+    for k, m in sorted(shapes):
+        cols, rows = (k, m) if edge_a <= edge_b else (m, k)
+        target = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
+        homography = cv2.getPerspectiveTransform(target, outline.astype(np.float32))
+        cells = []
+        for r in range(rows):
+            for c in range(cols):
+                unit = np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], np.float32)
+                cells.append(cv2.perspectiveTransform(unit.reshape(-1, 1, 2), homography)[:, 0])
+        splits.append(cells)
     return splits
 
 
-def _block_outline(blob: Blob) -> np.ndarray:
-    """The blob's four corners: from its hull if that is a clean quadrilateral (keeps
-    perspective), otherwise from its rotated bounding box."""
-    hull = cv2.convexHull(blob.contour)
-    perimeter = cv2.arcLength(hull, True)
-    for eps in (0.02, 0.035, 0.05):
-        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
-        if len(approx) == 4 and cv2.contourArea(approx) <= blob.area / 0.97:
-            return order_corners(approx.reshape(4, 2))
-    return order_corners(cv2.boxPoints(blob.box))
+def block_outline(blob: Blob) -> np.ndarray:
+    """The four corners (clockwise from top-left) of the quadrilateral bounding a block."""
+    polygon = cv2.approxPolyDP(blob.contour, 1.5, True).reshape(-1, 2).astype(np.float64)
+    if len(polygon) < 4:
+        return order_corners(cv2.boxPoints(blob.box))
+    starts, ends = polygon, np.roll(polygon, -1, axis=0)
+    edges = ends - starts
+    lengths = np.hypot(edges[:, 0], edges[:, 1])
+    angles = np.degrees(np.arctan2(edges[:, 1], edges[:, 0])) % 180
+    first = _dominant_angle(angles, lengths, None)
+    second = _dominant_angle(angles, lengths, (first + 90) % 180)
+    lines = []
+    for direction in (first, second):
+        near = _angle_gap(angles, direction) <= 14
+        normal = np.array([-math.sin(math.radians(direction)), math.cos(math.radians(direction))])
+        mids = (starts + ends) / 2
+        offsets = mids @ normal
+        spread = offsets[near].max() - offsets[near].min() if near.any() else 0.0
+        if spread < 2:
+            return order_corners(cv2.boxPoints(blob.box))
+        for extreme in (offsets[near].min(), offsets[near].max()):
+            chosen = near & (np.abs(offsets - extreme) <= 0.12 * spread)
+            lines.append(_fit_line(starts[chosen], ends[chosen], lengths[chosen]))
+    corners = [_intersect(lines[i], lines[j]) for i, j in ((0, 2), (0, 3), (1, 3), (1, 2))]
+    if any(c is None for c in corners):
+        return order_corners(cv2.boxPoints(blob.box))
+    quad = order_corners(np.array(corners, np.float32))
+    area = cv2.contourArea(quad)
+    if not 0.8 * blob.area <= area <= 2.5 * blob.area:
+        return order_corners(cv2.boxPoints(blob.box))
+    return quad
 
 
-def _grid_cells(outline: np.ndarray, short_count: int, long_count: int) -> list[np.ndarray]:
-    """Cells of a grid laid over the quad ``outline``, ``long_count`` along its long edges."""
-    edge01 = np.linalg.norm(outline[1] - outline[0])
-    edge12 = np.linalg.norm(outline[2] - outline[1])
-    cols, rows = (long_count, short_count) if edge01 >= edge12 else (short_count, long_count)
-    target = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
-    homography = cv2.getPerspectiveTransform(target, outline.astype(np.float32))
-    cells = []
-    for r in range(rows):
-        for c in range(cols):
-            unit = np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], np.float32)
-            cells.append(cv2.perspectiveTransform(unit.reshape(-1, 1, 2), homography)[:, 0])
-    return cells
+def _angle_gap(angles: np.ndarray, direction: float) -> np.ndarray:
+    gap = np.abs(angles - direction) % 180
+    return np.minimum(gap, 180 - gap)
+
+
+def _dominant_angle(angles: np.ndarray, lengths: np.ndarray, around: float | None) -> float:
+    """The direction (degrees mod 180) most of the outline runs along, optionally
+    searched within 25° of ``around``."""
+    bins = np.zeros(180)
+    np.add.at(bins, angles.astype(int) % 180, lengths)
+    wrapped = np.concatenate([bins[-3:], bins, bins[:3]])
+    smooth = np.convolve(wrapped, np.ones(5) / 5, "same")[3:-3]
+    if around is None:
+        peak = int(np.argmax(smooth))
+    else:
+        window = [(round(around) + d) % 180 for d in range(-25, 26)]
+        peak = window[int(np.argmax(smooth[window]))]
+    near = _angle_gap(angles, peak) <= 6
+    if not near.any():
+        return float(peak)
+    # length-weighted mean direction of the runs near the peak (doubled angles wrap)
+    doubled = np.radians(angles[near] * 2)
+    mean = math.atan2(
+        np.sum(lengths[near] * np.sin(doubled)), np.sum(lengths[near] * np.cos(doubled))
+    )
+    return math.degrees(mean) / 2 % 180
+
+
+def _fit_line(
+    starts: np.ndarray, ends: np.ndarray, weights: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """A point and a unit direction through segments, weighted by their lengths."""
+    points = np.concatenate([starts, ends])
+    w = np.concatenate([weights, weights])
+    centre = (points * w[:, None]).sum(axis=0) / w.sum()
+    spread = ((points - centre) * w[:, None]).T @ (points - centre)
+    values, vectors = np.linalg.eigh(spread)
+    return centre, vectors[:, int(np.argmax(values))]
+
+
+def _intersect(
+    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
+) -> np.ndarray | None:
+    (p, d), (q, e) = a, b
+    matrix = np.column_stack([d, -e])
+    if abs(np.linalg.det(matrix)) < 1e-6:
+        return None
+    t, _ = np.linalg.solve(matrix, q - p)
+    return p + t * d
+
+
+def explained(blob: Blob, quads: list[np.ndarray], round_: bool) -> float:
+    """Share of the blob covered by the pieces of one split.
+
+    Discs inscribed in a row of square tiles leave the corners out (about a fifth);
+    a grid laid over a row of discs covers it all but matches poorly. Together with
+    how well the pieces match, this tells the two apart.
+    """
+    x, y, w, h = cv2.boundingRect(blob.contour)
+    shape = np.zeros((h, w), np.uint8)
+    cv2.drawContours(shape, [blob.contour - [x, y]], -1, 1, -1)
+    pieces = np.zeros_like(shape)
+    for quad in quads:
+        local = (quad - [x, y]).astype(np.float32)
+        if round_:
+            centre = local.mean(axis=0)
+            axes = (
+                float(np.linalg.norm(local[1] - local[0])),
+                float(np.linalg.norm(local[3] - local[0])),
+            )
+            angle = math.degrees(math.atan2(local[1, 1] - local[0, 1], local[1, 0] - local[0, 0]))
+            cv2.ellipse(pieces, ((float(centre[0]), float(centre[1])), axes, angle), 1, -1)
+        else:
+            cv2.fillConvexPoly(pieces, local.round().astype(np.int32), 1)
+    total = int(shape.sum())
+    return float(np.count_nonzero(shape & pieces)) / total if total else 0.0
 
 
 def coverage(mask: np.ndarray, quad: np.ndarray) -> float:

@@ -57,7 +57,9 @@ class VisionConfig:
     #: Candidates matching at least this well are aligned to their template...
     align_min_score: float = 0.25
     #: ...by shifts and zooms of these shares of a side, coarse to fine.
-    align_steps: tuple[float, ...] = (0.08, 0.04)
+    align_steps: tuple[float, ...] = (0.1, 0.05, 0.025)
+    #: A runner-up group this close to the best is aligned too before deciding.
+    align_rivalry: float = 0.15
     #: Splits of a blob whose pieces match this much worse than its best are dropped.
     split_slack: float = 0.12
     #: Least normalised correlation with the best template for a candidate to count.

@@ -20,7 +20,7 @@ and calls ``detect`` for every camera frame.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -30,6 +30,7 @@ from vision.candidates import (
     coverage,
     disc_split,
     estimate_side,
+    explained,
     find_blobs,
     grid_splits,
 )
@@ -52,6 +53,8 @@ class _Scored:
     turn: float
     score: float
     margin: float
+    runner: int = -1  # the next best group
+    runner_turn: float = 0.0
 
 
 class Recogniser:
@@ -130,7 +133,8 @@ class Recogniser:
                         and min_side <= _side(q) <= max_side
                     ]
                     if quads:
-                        candidates += [_full(q, scale, False, index, split) for q in quads]
+                        cover = explained(blob, quads, False)
+                        candidates += [_full(q, scale, False, index, split, cover) for q in quads]
                         split += 1
             if round_tiles or tileset.has_tokens:
                 floor = min(token_floor, 0.75) * (side if side else min_side / 0.75) / 2 * 0.8
@@ -140,7 +144,8 @@ class Recogniser:
                     if min_side * min(token_floor, 0.75) <= _side(q) <= max_side
                 ]
                 if quads:
-                    candidates += [_full(q, scale, True, index, split) for q in quads]
+                    cover = explained(blob, quads, True)
+                    candidates += [_full(q, scale, True, index, split, cover) for q in quads]
         return candidates, side
 
     # -- stage 3 and 4: rectify and match structure --------------------------------------
@@ -177,23 +182,20 @@ class Recogniser:
                         turn=float(bank.turn[best_template[i, g]]),
                         score=score,
                         margin=margin,
+                        runner=runner,
+                        runner_turn=float(bank.turn[best_template[i, runner]])
+                        if runner >= 0
+                        else 0.0,
                     )
                 )
         return scored
 
     def _align_promising(self, pyramid: Pyramid, scored: list[_Scored]) -> list[_Scored]:
         """Align the candidates of each blob's splits that could still win."""
-        means: dict[tuple[int, int], float] = {}
-        for key in {(s.candidate.blob, s.candidate.split) for s in scored}:
-            means[key] = float(
-                np.mean(
-                    [
-                        max(s.score, 0)
-                        for s in scored
-                        if (s.candidate.blob, s.candidate.split) == key
-                    ]
-                )
-            )
+        by_split: dict[tuple[int, int], list[_Scored]] = {}
+        for s in scored:
+            by_split.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
+        means = {key: _split_value(members) for key, members in by_split.items()}
         best_of_blob: dict[int, float] = {}
         for (blob, _), value in means.items():
             best_of_blob[blob] = max(best_of_blob.get(blob, -1.0), value)
@@ -211,16 +213,39 @@ class Recogniser:
 
         Blobs include soft shadows and grid cells inherit the block's error, so the
         first cut can be off by a tenth of a tile; the heart and the colour are judged
-        on the aligned patch. Only the winning group's templates in the winning turn
-        are used, which keeps this cheap.
+        on the aligned patch. Each of the two best groups is aligned in its own best
+        turn, so that a poor first cut does not decide the motif; only those few
+        templates are used, which keeps this cheap.
         """
         if s.score < self.config.align_min_score:
             return s
+        hypotheses = [(s.group, s.turn)]
+        if s.runner >= 0 and s.margin < self.config.align_rivalry:
+            hypotheses.append((s.runner, s.runner_turn))
+        results = [self._align_to(pyramid, s, group, turn) for group, turn in hypotheses]
+        results.sort(key=lambda r: -r[1])
+        quad, score, patch, group, _ = results[0]
+        c = s.candidate
+        moved = Candidate(quad=quad, round=c.round, blob=c.blob, split=c.split, cover=c.cover)
+        rescored = self._rescore(moved, patch)
+        if len(results) > 1 and rescored.group == group:
+            # the rival was aligned too: the lead is over its best, not its first, fit
+            margin = min(rescored.margin, score - results[1][1])
+            return replace(rescored, margin=margin)
+        return rescored
+
+    def _align_to(
+        self, pyramid: Pyramid, s: _Scored, group: int, turn: float
+    ) -> tuple[np.ndarray, float, np.ndarray, int, float]:
         bank = self.model.bank(s.candidate.round)
         assert bank is not None
-        rows = bank.vectors[(bank.group == s.group) & (bank.turn == s.turn)]
+        turns = np.abs(((bank.turn - turn) + 180) % 360 - 180)
+        near = self.config.round_rotation_step_deg * 1.01 if bank.round else 1.0
+        rows = bank.vectors[(bank.group == group) & (turns <= near)]
         patch_px = self.config.patch_px
-        quad, best, patch = s.candidate.quad, s.score, s.patch
+        quad = s.candidate.quad
+        patch = s.patch
+        best = float((structure_vectors(patch[None], bank.mask) @ rows.T).max())
         for step in self.config.align_steps:
             centre = quad.mean(axis=0)
             ex = (quad[1] - quad[0]) * step
@@ -235,11 +260,7 @@ class Recogniser:
                 if fits[k] > best:
                     quad, best, patch = trials[k].astype(np.float32), float(fits[k]), patches[k]
                     centre = quad.mean(axis=0)
-        if quad is s.candidate.quad:
-            return s
-        c = s.candidate
-        moved = Candidate(quad=quad, round=c.round, blob=c.blob, split=c.split)
-        return self._rescore(moved, patch)
+        return quad, best, patch, group, turn
 
     def _rescore(self, candidate: Candidate, patch: np.ndarray) -> _Scored:
         bank = self.model.bank(candidate.round)
@@ -254,7 +275,17 @@ class Recogniser:
         order = np.argsort(-per_group)
         g = int(order[0])
         margin = float(per_group[g] - per_group[order[1]]) if len(order) > 1 else 1.0
-        return _Scored(candidate, patch, g, float(best_turn[g]), float(per_group[g]), margin)
+        runner = int(order[1]) if len(order) > 1 else -1
+        return _Scored(
+            candidate,
+            patch,
+            g,
+            float(best_turn[g]),
+            float(per_group[g]),
+            margin,
+            runner,
+            float(best_turn[runner]) if runner >= 0 else 0.0,
+        )
 
     def _choose(
         self, scored: list[_Scored], side_px: float | None
@@ -265,7 +296,7 @@ class Recogniser:
             by_split.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
         best: dict[int, tuple[float, list[_Scored]]] = {}
         for (blob, _), members in by_split.items():
-            value = float(np.mean([max(m.score, 0.0) for m in members]))
+            value = _split_value(members)
             if blob not in best or value > best[blob][0]:
                 best[blob] = (value, members)
         chosen: list[_Scored] = []
@@ -362,9 +393,18 @@ def _side(quad: np.ndarray) -> float:
     return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
 
 
-def _full(quad: np.ndarray, scale: float, round_: bool, blob: int, split: int) -> Candidate:
+def _full(
+    quad: np.ndarray, scale: float, round_: bool, blob: int, split: int, cover: float
+) -> Candidate:
     full = (quad.astype(np.float32) + 0.5) * scale - 0.5
-    return Candidate(quad=full, round=round_, blob=blob, split=split)
+    return Candidate(quad=full, round=round_, blob=blob, split=split, cover=cover)
+
+
+def _split_value(members: list[_Scored]) -> float:
+    """How well one split explains its blob: how well its pieces match, times how much
+    of the blob they cover."""
+    match = float(np.mean([max(m.score, 0.0) for m in members]))
+    return match * members[0].candidate.cover
 
 
 def _as_bgr(image: np.ndarray) -> np.ndarray:
