@@ -208,7 +208,7 @@ def test_a_pending_choice_is_shown_with_its_suggestion_and_blocks_other_events()
         game.push(event("reveal-card", card="color:red"))
 
 
-def test_the_last_card_writes_the_cycle_on_the_score_pad():
+def test_b1_the_cycle_goes_on_the_score_pad_and_the_next_starts_from_a_fresh_deal():
     game = rendezvous_game(deck="basic")
     reveal_pile(game, _pile(15))
     shown = view(game.state)
