@@ -90,7 +90,7 @@ def _players(setup: Mapping[str, Any]) -> tuple[str, ...]:
     if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
         raise InvalidSetup(f"Middernacht is for 2 to 6 players, not {len(names)}")
     if any(not n for n in names) or len(set(names)) != len(names):
-        raise InvalidSetup("every player needs a name of his own")
+        raise InvalidSetup("every player needs a name of their own")
     return names
 
 
@@ -128,7 +128,7 @@ def deal(setup: Mapping[str, Any]) -> Table:
             contents=(None,) * GRAVE_COUNT,
             box=(None,) * left_over,
             phase=Phase.DEAL,
-            news=("Every player lays his vampires face down in a row and turns both ends.",),
+            news=("Every player lays the dealt vampires face down in a row and turns both ends.",),
         )
     seed = setup.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
@@ -223,8 +223,7 @@ def _take_end(
     if end is None:
         if len(row) > 1:
             raise IllegalEvent(
-                f"{player.name} must say which end he gives up: "
-                f"left ({row[0]}) or right ({row[-1]})"
+                f"{player.name} must say which end to give up: left ({row[0]}) or right ({row[-1]})"
             )
         end = End.LEFT
     colour = player.end(end)
@@ -246,7 +245,7 @@ def _take_end(
     if uncovered is None and not must_tell_new_end(state, seat):
         uncovered = middle[0]
     if uncovered is None:
-        raise IllegalEvent(f"{player.name} must say which colour his newly turned end shows")
+        raise IllegalEvent(f"{player.name} must say which colour the newly turned end shows")
     new_end = _colour_arg(state, uncovered, "the newly turned end")
     if new_end in middle:
         middle.remove(new_end)
@@ -307,7 +306,9 @@ def _go_on(state: Table) -> Table:
     """After a placed vampire: turn another lid, or open the next grave around the rat."""
     state = replace(state, grave=None)
     if not state.rat_run:
-        return replace(state, phase=Phase.TURN, news=(*state.news, "He turns another lid."))
+        return replace(
+            state, phase=Phase.TURN, news=(*state.news, f"{state.current.name} turns another lid.")
+        )
     if state.neighbours:
         return replace(state, phase=Phase.RAT)
     return _end_turn(replace(state, news=(*state.news, "No grave around the rat is left.")))
@@ -382,8 +383,8 @@ def _resolve(state: Table, grave: Grave, lid: str) -> Table:
             rat_run=True,
             neighbours=neighbours,
             news=(
-                f"{player.name} turns a rat on {grave}: it leaves the board, and he may open "
-                f"the {len(neighbours)} graves around it one by one.",
+                f"{player.name} turns a rat on {grave}: it leaves the board, and "
+                f"{player.name} may open the {len(neighbours)} graves around it one by one.",
             ),
         )
         return replace(state, phase=Phase.RAT) if neighbours else _end_turn(state)
@@ -392,7 +393,7 @@ def _resolve(state: Table, grave: Grave, lid: str) -> Table:
     opened = f"{player.name} turns a {lid} lid on {grave}"
     if isinstance(content, Vampire):
         stakes = player.stakes + 1
-        news = f"{opened}: a vampire lies there, he takes a stake ({stakes} of 3)."
+        news = f"{opened}: a vampire lies there, {player.name} takes a stake ({stakes} of 3)."
         if stakes < STAKES_FOR_A_GIFT:
             players = _with_player(state, state.turn, stakes=stakes)
             return _end_turn(replace(state, players=players, news=(news,)))
@@ -405,8 +406,8 @@ def _resolve(state: Table, grave: Grave, lid: str) -> Table:
                 pending=owed,
                 news=(
                     news,
-                    "His third stake: every other player gives him a vampire, "
-                    "and his stakes go back.",
+                    f"A third stake: every other player gives {player.name} a vampire, "
+                    "and the stakes go back.",
                 ),
             )
         )
@@ -416,10 +417,13 @@ def _resolve(state: Table, grave: Grave, lid: str) -> Table:
         state = replace(state, players=players, contents=_with_content(state, g, None))
         if content.owner == state.turn:
             owed = tuple(Transfer(giver, state.turn) for giver in _others(state, state.turn))
-            news = f"{opened}: his own garlic! Every other player gives him a vampire."
+            news = (
+                f"{opened}: {player.name}'s own garlic! "
+                f"Every other player gives {player.name} a vampire."
+            )
         else:
             owed = (Transfer(content.owner, state.turn),)
-            news = f"{opened}: {owner.name}'s garlic! {owner.name} gives him a vampire."
+            news = f"{opened}: {owner.name}'s garlic! {owner.name} gives {player.name} a vampire."
         news_back = f"The garlic goes back to {owner.name}."
         return _end_turn(replace(state, pending=owed, news=(news, news_back)))
     if player.matching_ends(lid):
@@ -428,8 +432,8 @@ def _resolve(state: Table, grave: Grave, lid: str) -> Table:
             phase=Phase.PLACE,
             grave=g,
             news=(
-                f"{opened}: the grave is empty and {lid} is an end of his row; "
-                "he may lay that vampire in it.",
+                f"{opened}: the grave is empty and {lid} is an end of the row; "
+                f"{player.name} may lay that vampire in it.",
             ),
         )
     if player.garlic:
@@ -438,14 +442,14 @@ def _resolve(state: Table, grave: Grave, lid: str) -> Table:
             phase=Phase.GARLIC,
             grave=g,
             news=(
-                f"{opened}: the grave is empty and {lid} is not an end of his row; "
-                "he may lay a garlic in it.",
+                f"{opened}: the grave is empty and {lid} is not an end of the row; "
+                f"{player.name} may lay a garlic in it.",
             ),
         )
     return _end_turn(
         replace(
             state,
-            news=(f"{opened}: the grave is empty, no end matches and he has no garlic left.",),
+            news=(f"{opened}: the grave is empty, no end matches and no garlic is left.",),
         )
     )
 
@@ -504,7 +508,7 @@ def _place_vampire(state: Table, data: Mapping[str, Any]) -> Table:
     if end is None and len(ends) == 1:
         end = ends[0]
     elif end is None:
-        raise IllegalEvent(f"both ends of {player.name}'s row are {lid}: say which one he lays")
+        raise IllegalEvent(f"both ends of {player.name}'s row are {lid}: say which one to lay")
     elif end not in ends:
         raise IllegalEvent(f"the {end} end of {player.name}'s row is {player.end(end)}, not {lid}")
     colour, row, new_end = _take_end(state, state.turn, end, data.get("uncovered"))
@@ -512,7 +516,7 @@ def _place_vampire(state: Table, data: Mapping[str, Any]) -> Table:
         state,
         players=_with_player(state, state.turn, row=row),
         contents=_with_content(state, grave.index, Vampire(colour)),
-        news=(f"{player.name} lays his {colour} vampire in {grave}.",),
+        news=(f"{player.name} lays a {colour} vampire in {grave}.",),
     )
     if not row:
         return _win(state, state.turn)
@@ -530,7 +534,7 @@ def _place_garlic(state: Table, data: Mapping[str, Any]) -> Table:
         state,
         players=_with_player(state, state.turn, garlic=player.garlic - 1),
         contents=_with_content(state, state.grave, Garlic(state.turn)),
-        news=(f"{player.name} lays a garlic in {Grave(state.grave)}; his turn ends.",),
+        news=(f"{player.name} lays a garlic in {Grave(state.grave)}: the turn ends.",),
     )
     return _end_turn(state)
 
@@ -538,13 +542,13 @@ def _place_garlic(state: Table, data: Mapping[str, Any]) -> Table:
 def _pass(state: Table, data: Mapping[str, Any]) -> Table:
     name = state.current.name
     return _end_turn(
-        replace(state, news=(f"{name} lets it be; the lid goes back and his turn ends.",))
+        replace(state, news=(f"{name} lets it be; the lid goes back and the turn ends.",))
     )
 
 
 def _stop(state: Table, data: Mapping[str, Any]) -> Table:
     name = state.current.name
-    return _end_turn(replace(state, news=(f"{name} opens no more graves; his turn ends.",)))
+    return _end_turn(replace(state, news=(f"{name} opens no more graves: the turn ends.",)))
 
 
 def _give_vampire(state: Table, data: Mapping[str, Any]) -> Table:
@@ -604,7 +608,7 @@ def waiting_for(state: Table) -> str:
         return f"the game is over: {state.players[state.winner].name} has won"
     return {
         Phase.TURN: f"it is {name}'s turn to turn a lid",
-        Phase.PLACE: f"{name} may lay his vampire in the open grave or pass",
+        Phase.PLACE: f"{name} may lay the matching vampire in the open grave or pass",
         Phase.GARLIC: f"{name} may lay a garlic in the open grave or pass",
         Phase.RAT: f"{name} may open a grave around the rat or stop",
     }[state.phase]

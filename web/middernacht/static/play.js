@@ -41,7 +41,7 @@
       : t(data.you.host ? "middernacht.host_screen" : "middernacht.watching");
     document.getElementById("news").replaceChildren(
       ...view.news.map((line) => el("li", {}, line)),
-      view.winner ? null : el("li", { class: "muted" }, `${view.waiting_for[0].toUpperCase()}${view.waiting_for.slice(1)}.`),
+      ...(view.winner ? [] : [el("li", { class: "muted" }, `${view.waiting_for[0].toUpperCase()}${view.waiting_for.slice(1)}.`)]),
     );
     const moves = movesHere(data);
     if (lidFor && !(moves[lidFor.player] ?? []).some((a) => a.kind === lidFor.kind)) lidFor = null;
@@ -190,7 +190,8 @@
       "data-player": p.name,
     },
     el("span", { class: "name" }, p.name),
-    el("span", { class: "row-ends" }, chip(p.left), el("span", { class: "count" }, t("middernacht.row", { n: p.row_length })),
+    el("span", { class: "row-ends" }, p.row_length ? chip(p.left) : null,
+      el("span", { class: "count" }, t("middernacht.row", { n: p.row_length })),
       p.row_length > 1 ? chip(p.right) : null),
     el("span", { class: "muted small" },
       `${p.stakes} ${t("middernacht.stakes")} · ${p.garlic_in_hand} ${t("middernacht.garlic")} · ${p.garlic_on_board} ${t("middernacht.garlic_down")}`),
