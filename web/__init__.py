@@ -39,10 +39,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     security.init_app(app)
     errors.init_app(app)
 
-    from web import api, home, tileset, transfer
+    from web import api, camera, home, tileset, transfer
 
-    for blueprint in (home.bp, api.bp, transfer.bp, tileset.bp):
+    for blueprint in (home.bp, api.bp, transfer.bp, tileset.bp, camera.bp):
         app.register_blueprint(blueprint)
+    camera.init_app(app)
 
     pages = load_pages(app.config["GAME_PAGES"])
     app.extensions["companion_pages"] = pages

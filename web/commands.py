@@ -17,6 +17,7 @@ from typing import Any
 import segno
 
 from companion.errors import CompanionError, UsageError
+from web.camera import PHOTO_SUFFIXES
 from web.config import DEFAULT_PHOTOS, DEFAULT_TILESET, default_database
 
 DEFAULT_PORT = 8000
@@ -55,10 +56,17 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=serve)
 
 
-def camera_spec(text: str | None) -> int | Path:
-    """``--camera`` as a webcam index or an existing file or folder."""
+def camera_spec(text: str | None) -> int | Path | None:
+    """``--camera`` as a webcam index or an existing file or folder.
+
+    Without it, the demo's virtual camera plays the sample photos; when there are none
+    the server runs without a camera (players photograph their tiles instead).
+    """
     if text is None:
-        return DEFAULT_PHOTOS
+        has_photos = DEFAULT_PHOTOS.is_dir() and any(
+            path.suffix.lower() in PHOTO_SUFFIXES for path in DEFAULT_PHOTOS.iterdir()
+        )
+        return DEFAULT_PHOTOS if has_photos else None
     if text.isdigit():
         return int(text)
     path = Path(text)
@@ -109,7 +117,7 @@ def serve(args: argparse.Namespace) -> int:
     print(f"Companion table server: open {url} on the phones (Ctrl-C stops it)")
     print(f"database: {config['DATABASE']}")
     print(f"tile set: {tileset}")
-    print(f"camera:   {camera}")
+    print(f"camera:   {camera if camera is not None else 'none (phones photograph their tiles)'}")
     segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
     sys.stdout.flush()
     try:

@@ -128,15 +128,38 @@ class Phone:
         )
 
 
-def deal(round_number: int, seat: int) -> list[str]:
-    """Three different tiles for every player in every round, the same in every run."""
+def deal(view: dict[str, Any]) -> list[str]:
+    """The next three tiles nobody holds yet, in id order: the same in every run."""
     from companion.bitenight.tiles import TILE_IDS
 
-    start = ((round_number - 1) * len(PLAYERS) + seat) * 3
-    return list(TILE_IDS[start : start + 3])
+    held = {tile for tiles in view["collections"].values() for tile in tiles}
+    return [tile for tile in TILE_IDS if tile not in held][:3]
 
 
-def test_a_whole_cycle_on_three_phones(server: str, browser: Any) -> None:
+@pytest.fixture(scope="module")
+def photo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """A phone photo (portrait) of three tiles on a table, and the tiles it shows."""
+    import cv2
+    import numpy as np
+
+    from vision.synth.scene import render_photo
+    from vision.tileset import load_tileset
+    from web.config import DEFAULT_TILESET
+
+    taken = render_photo(
+        load_tileset(DEFAULT_TILESET),
+        np.random.default_rng(3),
+        level=0,
+        n_tiles=3,
+        layout="spread",
+        size=(960, 1280),
+    )
+    path = tmp_path_factory.mktemp("photo") / "collection.jpg"
+    cv2.imwrite(str(path), taken.image)
+    return path, sorted(tile.tile.id for tile in taken.tiles)
+
+
+def test_a_whole_cycle_on_three_phones(server: str, browser: Any, photo) -> None:
     anna, ben, cleo = (Phone(browser, server, name) for name in PLAYERS)
     phones = {"Anna": anna, "Ben": ben, "Cleo": cleo}
 
@@ -191,9 +214,15 @@ def test_a_whole_cycle_on_three_phones(server: str, browser: Any) -> None:
             cleo.page.wait_for_selector("#countdown:not([hidden])")
             cleo.shot("06-countdown")
             cleo.page.wait_for_selector("#countdown", state="hidden", timeout=8000)
-        # Reading the collections: each phone sends its own.
-        for seat, name in enumerate(PLAYERS):
-            tiles = [*anna.game(game_id)["view"]["collections"][name], *deal(round_number, seat)]
+        # Reading the collections: each phone sends its own. In the first round Cleo
+        # photographs her tiles and Ben corrects his by hand.
+        if round_number == 1:
+            read_photo(cleo, anna, game_id, *photo)
+        for name in PLAYERS:
+            if round_number == 1 and name == "Cleo":
+                continue
+            view = anna.game(game_id)["view"]
+            tiles = [*view["collections"][name], *deal(view)]
             if round_number == 1 and name == "Ben":
                 correct_by_hand(ben, anna, game_id, tiles)
             else:
@@ -278,6 +307,17 @@ def test_a_whole_cycle_on_three_phones(server: str, browser: Any) -> None:
     for phone in phones.values():
         assert phone.errors == [], phone.errors
         phone.context.close()
+
+
+def read_photo(cleo: Phone, anna: Phone, game_id: str, path: Path, tiles: list[str]) -> None:
+    """Cleo photographs her collection; the phone draws what was found over the photo."""
+    cleo.page.set_input_files(".player[data-player='Cleo'] input[type=file]", str(path))
+    cleo.page.wait_for_selector("#review svg polygon")
+    assert cleo.page.locator("#review svg polygon").count() == len(tiles)
+    cleo.page.locator("#review").scroll_into_view_if_needed()
+    cleo.shot("07a-photo-read")
+    cleo.act("#use-found")
+    assert sorted(anna.game(game_id)["view"]["collections"]["Cleo"]) == tiles
 
 
 MOTIFS = ["vampire", "monk", "maiden", "coffin", "garlic"]

@@ -136,6 +136,35 @@ def photo(game_id: str) -> dict[str, Any]:
     return {"player": player, **found}
 
 
+@bp.get("/<game_id>/camera")
+def camera_view(game_id: str) -> dict[str, Any]:
+    """What the table camera sees in front of each player, beside his collection.
+
+    ``seen`` is what a phone may accept as its collection; ``missing`` and ``extra``
+    say where the table and the game differ (the check before the next card).
+    """
+    from web.camera import latest, tiles_by_seat
+
+    stored = get_store().load(game_id)
+    game_pages(stored.kind)
+    players = seats(stored.game.setup)
+    sight = latest()
+    held = engine.view(stored.game.state)["collections"]
+    seen = tiles_by_seat(sight, players)
+    return {
+        "at": sight.at,
+        "version": stored.game.version,
+        "seats": {
+            name: {
+                "seen": seen[name],
+                "missing": [tile for tile in held[name] if tile not in seen[name]],
+                "extra": [tile for tile in seen[name] if tile not in held[name]],
+            }
+            for name in players
+        },
+    }
+
+
 def view_tileset(stored: StoredGame) -> str:
     name = stored.game.setup.get("tileset")
     return name if isinstance(name, str) and name in tilesets() else default_tileset()

@@ -15,6 +15,7 @@
 
   let data = null;        // the latest game JSON
   let review = null;      // a photo being checked: {player, url, found}
+  let seen = null;        // what the table camera sees per seat (GET .../camera)
   const chosen = {};      // an ask's tiles chosen so far, by "step.player"
 
   const game = new Companion.Game(gameId, render);
@@ -105,13 +106,20 @@
     }
     $("progress").textContent = v.phase === "rendezvous" || v.phase === "cycle-scored"
       ? t("bitenight.progress_rendezvous", v) : t("bitenight.progress", v);
-    $("doing").textContent = v.doing;
+    $("doing").textContent = v.doing.charAt(0).toUpperCase() + v.doing.slice(1);
     $("stage").replaceChildren(stage(v));
-    $("collections").replaceChildren(...v.players.map((name) => playerBox(v, name)));
+    // A phone shows its own collection first; the others follow in seat order.
+    const order = [...v.players].sort((a, b) => (b === me()) - (a === me()));
+    $("collections").replaceChildren(...order.map((name) => playerBox(v, name)));
     $("graveyard-count").textContent = v.graveyard.length ? `(${v.graveyard.length})` : "";
     $("graveyard").replaceChildren(...(v.graveyard.length ? v.graveyard.map(tileImg)
       : [el("p", { class: "muted" }, t("bitenight.graveyard_empty"))]));
     $("pad").replaceChildren(scorePad(v));
+    followCamera(v);
+    // Once a cycle is scored the pad is what everyone looks at: put it under the stage.
+    const finished = v.phase === "cycle-scored" || v.phase === "game-over";
+    const anchor = finished ? $("stage") : $("graveyard-card");
+    if (anchor.nextElementSibling !== $("pad-card")) anchor.after($("pad-card"));
   }
 
   function stage(v) {
@@ -160,11 +168,16 @@
       box.append(el("p", { class: "muted" }, t("bitenight.waiting_beside")),
         el("div", { class: "row" }, r.waiting.map(cardFace)));
     }
-    if (r.last_step) box.append(stepView(r.last_step));
     if (r.current) {
+      box.append(el("div", { class: "step", id: "current-card" }, cardFace(r.current),
+        el("p", { class: "big grow" }, t("bitenight.card_waits", { n: r.position + 1 }))));
       for (const ask of r.asks) box.append(askView(ask));
-    } else if (r.cards_left > 0 && seated() && allowed("reveal-card")) {
-      box.append(bigButton(t("bitenight.reveal_next"), openCardPicker));
+      if (r.last_step) box.append(el("details", {}, el("summary", {}, t("bitenight.previous_card")), stepView(r.last_step)));
+    } else {
+      if (r.last_step) box.append(stepView(r.last_step));
+      if (r.cards_left > 0 && seated() && allowed("reveal-card")) {
+        box.append(bigButton(t("bitenight.reveal_next"), openCardPicker));
+      }
     }
     if (r.steps.length > 1) {
       box.append(el("details", { class: "history" }, el("summary", {}, t("bitenight.all_steps")),
@@ -206,10 +219,12 @@
     box.append(el("p", {}, t(sentence, { name: ask.player, count: countNoun(ask),
                                          tiles: tileNames(ask.suggestion) })));
     if (canActFor(ask.player)) {
+      const target = me() === ask.player ? box
+        : box.appendChild(el("details", {}, el("summary", {}, t("bitenight.answer_for", { name: ask.player }))));
       const picked = chosen[key] ?? (chosen[key] = new Set(ask.suggestion));
       const counter = el("p", { class: "muted" });
       const update = () => { counter.textContent = t("bitenight.chosen", { n: picked.size, count: ask.count }); };
-      box.append(el("p", {}, t(ask.action === "take" ? "bitenight.choose_take" : "bitenight.choose_give",
+      target.append(el("p", {}, t(ask.action === "take" ? "bitenight.choose_take" : "bitenight.choose_give",
                                { count: ask.count })),
         el("div", { class: "tiles" }, ask.options.map((id) => {
           const button = el("button", { class: `tile-button ${picked.has(id) ? "chosen" : ""}`,
@@ -271,16 +286,64 @@
     }
     if (!held.length && !editable) tiles.append(el("p", { class: "muted" }, t("bitenight.no_tiles")));
     box.append(tiles);
-    if (editable) box.append(readingTools(name));
+    if (editable) box.append(readingTools(v, name));
     if (review && review.player === name) box.append(reviewPanel(review));
     return box;
   }
 
-  function readingTools(name) {
+  function readingTools(v, name) {
     const input = el("input", { type: "file", accept: "image/*", capture: "environment" });
     input.addEventListener("change", () => { if (input.files[0]) readPhoto(name, input.files[0]); });
     const label = me() === name ? t("bitenight.take_photo") : t("bitenight.take_photo_for", { name });
-    return el("div", { class: "row tools" }, el("label", { class: "btn file-button" }, label, input));
+    const tools = el("div", { class: "row tools" }, el("label", { class: "btn file-button" }, label, input));
+    if (cameraOn(v)) {
+      tools.prepend(el("button", { class: "btn primary", type: "button", dataset: { camera: name },
+        onclick: () => {
+          const tiles = seen?.seats[name]?.seen;
+          if (tiles) game.post("set-collection", { player: name, tiles });
+          else Companion.toast(t("bitenight.camera_off"), "error");
+        } }, t("bitenight.camera_accept")));
+    }
+    return tools;
+  }
+
+  // -- the table camera --------------------------------------------------------------
+
+  const cameraOn = (v) => v.reading === "camera" && v.camera;
+  let cameraTimer = null;
+
+  /** While the game reads from the camera, refresh its picture and what it sees. */
+  function followCamera(v) {
+    $("camera-card").hidden = !cameraOn(v);
+    if (!cameraOn(v) || cameraTimer) { showSeen(); return; }
+    const look = async () => {
+      $("camera-img").src = `/camera/frame.jpg?at=${Date.now()}`;
+      try {
+        seen = await Companion.api("GET", `/bite-night/${encodeURIComponent(gameId)}/camera`);
+      } catch (error) {
+        seen = null;
+      }
+      showSeen();
+    };
+    look();
+    cameraTimer = setInterval(look, 2000);
+  }
+
+  /** One line per player: does the table match the game? */
+  function showSeen() {
+    const box = $("camera-check");
+    if (!data || !cameraOn(view())) return;
+    if (!seen) { box.replaceChildren(el("p", { class: "muted" }, t("bitenight.camera_off"))); return; }
+    box.replaceChildren(...view().players.map((name) => {
+      const seat = seen.seats[name];
+      const differences = [
+        seat.missing.length ? t("bitenight.camera_missing", { tiles: tileNames(seat.missing) }) : null,
+        seat.extra.length ? t("bitenight.camera_extra", { tiles: tileNames(seat.extra) }) : null,
+      ].filter(Boolean);
+      return el("p", { class: `check ${differences.length ? "off" : "ok"}`, dataset: { player: name } },
+        differences.length ? t("bitenight.camera_differs", { name, detail: differences.join("; ") })
+          : `${name}: ${t("bitenight.camera_matches")}`);
+    }));
   }
 
   async function readPhoto(player, file) {
@@ -371,8 +434,19 @@
         const id = tileId(tile);
         const option = (label, over, on) => el("button", { type: "button", class: on ? "on" : "",
           onclick: () => { Object.assign(tile, over); draw(); } }, tileImg(tileId({ ...tile, ...over })), label);
+        const actions = el("div", { class: "row" },
+          el("button", { type: "button", class: "btn primary", id: "pick-apply", onclick: () => {
+            close();
+            if (!current) game.post("add-tile", { player, tile: id });
+            else if (id !== current) game.post("replace-tile", { player, tile: current, by: id });
+          } }, current ? t("bitenight.apply_change") : t("bitenight.apply_add")),
+          current ? el("button", { type: "button", class: "btn danger", id: "pick-remove", onclick: () => {
+            close();
+            game.post("remove-tile", { player, tile: current });
+          } }, t("bitenight.remove_tile")) : null);
         body.replaceChildren(
           el("div", { class: "preview" }, tileImg(id), el("span", {}, tileName(id))),
+          actions,
           el("h3", {}, t("bitenight.motif")),
           el("div", { class: "options", id: "pick-motif" }, catalogue.motifs.map((motif) =>
             option(t(`bitenight.motif.${motif}`), { motif }, motif === tile.motif))),
@@ -382,17 +456,7 @@
           el("h3", {}, t("bitenight.heart")),
           el("div", { class: "options", id: "pick-heart" },
             option(t("bitenight.without_heart"), { heart: false }, !tile.heart),
-            option(t("bitenight.with_heart"), { heart: true }, tile.heart)),
-          el("div", { class: "row" },
-            el("button", { type: "button", class: "btn primary", id: "pick-apply", onclick: () => {
-              close();
-              if (!current) game.post("add-tile", { player, tile: id });
-              else if (id !== current) game.post("replace-tile", { player, tile: current, by: id });
-            } }, current ? t("bitenight.apply_change") : t("bitenight.apply_add")),
-            current ? el("button", { type: "button", class: "btn danger", id: "pick-remove", onclick: () => {
-              close();
-              game.post("remove-tile", { player, tile: current });
-            } }, t("bitenight.remove_tile")) : null));
+            option(t("bitenight.with_heart"), { heart: true }, tile.heart)));
       };
       draw();
     });

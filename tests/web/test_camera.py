@@ -1,0 +1,110 @@
+"""The table camera: sources, the background loop, seat zones and the camera routes."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from flask import Flask
+
+from tests.web.conftest import post
+from web import create_app
+from web.camera import CameraError, PhotoFolder, Sight, open_source, sector_of, tiles_by_seat
+from web.config import DEFAULT_TILESET
+
+PLAYERS = ["Anna", "Ben", "Cleo"]
+
+
+@pytest.fixture(scope="module")
+def photo_folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    """One synthetic photo of six tiles on a plain table, and the tiles it shows."""
+    from vision.synth.scene import render_photo
+    from vision.tileset import load_tileset
+
+    photo = render_photo(
+        load_tileset(DEFAULT_TILESET),
+        np.random.default_rng(7),
+        level=0,
+        n_tiles=6,
+        layout="spread",
+    )
+    folder = tmp_path_factory.mktemp("camera")
+    cv2.imwrite(str(folder / "table.jpg"), photo.image)
+    return folder, sorted(tile.tile.id for tile in photo.tiles)
+
+
+@pytest.fixture
+def camera_app(app: Flask, photo_folder: tuple[Path, list[str]]):  # type: ignore[no-untyped-def]
+    """The test app with the folder as its camera; waits for the first frame."""
+    with_camera = create_app({**app.config, "CAMERA": photo_folder[0]})
+    running = with_camera.extensions["companion_camera"]
+    ends = time.monotonic() + 20
+    while running.latest is None and time.monotonic() < ends:
+        time.sleep(0.05)
+    yield with_camera
+    running.stop()
+
+
+def test_an_empty_folder_is_no_camera(tmp_path: Path) -> None:
+    with pytest.raises(CameraError, match="holds no photos"):
+        PhotoFolder(tmp_path)
+
+
+def test_a_missing_source_is_named(tmp_path: Path) -> None:
+    with pytest.raises(CameraError, match="neither a webcam number nor a file"):
+        open_source(tmp_path / "nothing.mp4")
+
+
+def test_a_file_that_is_not_a_video_cannot_be_opened(tmp_path: Path) -> None:
+    fake = tmp_path / "clip.mp4"
+    fake.write_bytes(b"not a video")
+    with pytest.raises(CameraError, match="cannot be opened"):
+        open_source(fake)
+
+
+@pytest.mark.parametrize(
+    ("point", "seat"), [((50, 95), 0), ((5, 50), 1), ((50, 5), 2), ((95, 50), 3)]
+)
+def test_seats_follow_clockwise_from_the_bottom_edge(point: tuple[int, int], seat: int) -> None:
+    assert sector_of(point, 100, 100, 4) == seat
+
+
+def test_tiles_are_sorted_into_the_zones_in_front_of_the_players() -> None:
+    sight = Sight(
+        at=0.0,
+        width=100,
+        height=100,
+        frame_jpeg=b"",
+        overlay_jpeg=b"",
+        tiles=({"id": "red-monk", "center": [50, 95]}, {"id": "blue-coffin", "center": [50, 5]}),
+    )
+    assert tiles_by_seat(sight, ["Anna", "Ben"]) == {"Anna": ["red-monk"], "Ben": ["blue-coffin"]}
+
+
+def test_without_a_camera_the_routes_say_so(client) -> None:
+    answer = client.get("/camera/frame.jpg", headers={"Accept": "application/json"})
+    assert answer.status_code == 404
+    assert "no camera" in answer.get_json()["error"]
+
+
+def test_the_loop_keeps_the_latest_frame_and_what_it_saw(camera_app: Flask, photo_folder) -> None:
+    client = camera_app.test_client()
+    seen = client.get("/camera/detections").get_json()
+    assert sorted(tile["id"] for tile in seen["tiles"]) == photo_folder[1]
+    with client.get("/camera/frame.jpg") as frame:
+        assert frame.mimetype == "image/jpeg"
+        image = cv2.imdecode(np.frombuffer(frame.data, np.uint8), cv2.IMREAD_COLOR)
+    assert image.shape[1] == 960
+
+
+def test_a_phone_sees_the_camera_per_seat_against_the_collections(camera_app, photo_folder) -> None:
+    client = camera_app.test_client()
+    game = post(client, "/api/games", {"kind": "bite-night", "setup": {"players": PLAYERS}})
+    game_id = game.get_json()["id"]
+    shown = client.get(f"/bite-night/{game_id}/camera").get_json()
+    seats = shown["seats"]
+    assert sorted(tile for seat in seats.values() for tile in seat["seen"]) == photo_folder[1]
+    assert all(seat["missing"] == [] and seat["extra"] == seat["seen"] for seat in seats.values())
