@@ -513,7 +513,8 @@ def view(state: BiteNightState) -> dict[str, Any]:
     ``cards_left``, ``steps`` (each: card, effect, points, moves, index, ruling text or
     null), ``last_step``, ``waiting`` (cards beside the pile), ``skip_left``,
     ``current`` (card waiting for choices or null), ``asks`` (player, card, step,
-    action "give"/"take", count, options, suggestion, ruling), ``points`` so far),
+    action "give"/"take", count, options, suggestion, colours (for "take": one tile
+    of each), ruling), ``points`` so far),
     ``score_pad`` (``rows``: [{cycle, points: name -> n, total: running name -> n}],
     ``sum`` and ``total``: name -> n over all cycles so far),
     ``winners`` (names, only when the game is over), ``win_ruling`` (the B12 text when

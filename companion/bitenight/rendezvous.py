@@ -135,6 +135,7 @@ class Ask:
             "count": self.count,
             "options": [tile.id for tile in self.options],
             "suggestion": [tile.id for tile in self.suggestion],
+            "colours": [colour.value for colour in self.colours],
             "ruling": RULINGS["B9" if self.takes else "B5"],
         }
 
