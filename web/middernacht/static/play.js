@@ -77,8 +77,10 @@
     ];
   }
 
+  /** A colour picker that starts empty, so nobody reports a colour by not choosing one. */
   function colourSelect(colours, id) {
-    return el("select", { id, "aria-label": t("middernacht.new_end") },
+    return el("select", { id, required: true },
+      el("option", { value: "", disabled: true, selected: true }, t("middernacht.choose")),
       ...colours.map((colour) => el("option", { value: colour }, colour)));
   }
 
