@@ -75,6 +75,18 @@ def camera_spec(text: str | None) -> int | Path | None:
     return path
 
 
+def check_free(host: str, port: int) -> None:
+    """Refuse at once when the address is taken (before any server is half built)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        probe.bind((host, port))
+    except OSError as error:
+        reason = error.strerror or error
+        raise CompanionError(f"cannot listen on {host}:{port} ({reason})") from None
+    finally:
+        probe.close()
+
+
 def lan_address() -> str:
     """This machine's address on the local network (no packet is sent)."""
     probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
@@ -103,13 +115,9 @@ def serve(args: argparse.Namespace) -> int:
         "TILESET": str(tileset),
         "CAMERA": camera,
     }
+    check_free(args.host, args.port)
     app = create_app(config)
-    try:
-        server = create_server(app, host=args.host, port=args.port, threads=args.threads)
-    except OSError as error:
-        raise CompanionError(
-            f"cannot listen on {args.host}:{args.port} ({error.strerror or error})"
-        ) from None
+    server = create_server(app, host=args.host, port=args.port, threads=args.threads)
     port = server.effective_port  # type: ignore[union-attr]
     shown_host = lan_address() if args.host in ("0.0.0.0", "") else args.host
     url = f"http://{shown_host}:{port}/"
