@@ -24,6 +24,7 @@ from companion.core.store import StoredGame
 GAME_PAGES: tuple[str, ...] = (
     "web.bitenight",
     "web.empire",
+    "web.middernacht",
 )
 
 
