@@ -23,11 +23,22 @@ def index() -> str:
     return render_template("shell/index.html", games=pages.values(), recent=recent)
 
 
+#: How many past games the list shows with their score pads.
+PAST_GAMES_SHOWN = 50
+
+
 @bp.get("/games")
 def past_games() -> str:
+    """Past games, newest first, each with its score pad where the game has one."""
     pages = current_app.extensions["companion_pages"]
-    games = [game for game in get_store().list_games() if game.kind in pages]
-    return render_template("shell/games.html", games=games, pages=pages)
+    store = get_store()
+    games = [game for game in store.list_games() if game.kind in pages][:PAST_GAMES_SHOWN]
+    pads = {}
+    for game in games:
+        summary = pages[game.kind].summary
+        if summary is not None:
+            pads[game.id] = summary(store.load(game.id))
+    return render_template("shell/games.html", games=games, pages=pages, pads=pads)
 
 
 @bp.get("/join")

@@ -29,6 +29,17 @@ GAME_PAGES: tuple[str, ...] = (
 
 
 @dataclass(frozen=True)
+class ScoreTable:
+    """A game's score pad for the list of past games: a header row, the rows, a total
+    row, and who won (empty while the game goes on)."""
+
+    head: list[str]
+    rows: list[list[Any]]
+    total: list[Any]
+    winners: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
 class GamePages:
     """One game's pages and what the shell needs to know to serve them.
 
@@ -41,7 +52,8 @@ class GamePages:
     ``play_endpoint`` and ``setup_endpoint`` are the blueprint's endpoints taking
     ``game_id`` and nothing, respectively. ``check_setup`` refuses (CompanionError)
     setup keys that belong to the page rather than the engine; the engine's own keys
-    are checked by its ``start``.
+    are checked by its ``start``. ``summary`` gives the score table the list of past
+    games shows under the game (None while there is nothing to show).
     """
 
     kind: str
@@ -54,6 +66,7 @@ class GamePages:
     host_only: frozenset[str] = field(default_factory=frozenset)
     seat_field: str | None = "player"
     check_setup: Callable[[Mapping[str, Any]], None] | None = None
+    summary: Callable[[StoredGame], ScoreTable | None] | None = None
 
 
 def load_pages(modules: tuple[str, ...] | list[str]) -> dict[str, GamePages]:

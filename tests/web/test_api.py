@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.web.conftest import new_tally, post
+from tests.web.conftest import ORIGIN, csrf, new_tally, post
 
 
 def events(game_id: str) -> str:
@@ -198,3 +198,34 @@ def test_a_restarted_server_still_knows_every_phone(app) -> None:
     after = create_app(config).test_client()
     after.set_cookie("companion", cookie.value)
     assert after.get(f"/api/games/{game['id']}").get_json()["you"]["host"] is True
+
+
+def test_two_phones_tapping_at_once_apply_the_step_once(app, client: FlaskClient) -> None:
+    """Both requests name the same version; the store's transaction lets one through."""
+    import threading
+
+    game = new_tally(client)
+    phones = [app.test_client(), app.test_client()]
+    for phone, seat in zip(phones, ("Anna", "Ben"), strict=True):
+        join(phone, game, seat)
+    tokens = [csrf(phone) for phone in phones]
+    start = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def tap(phone: FlaskClient, token: str) -> None:
+        start.wait()
+        answer = phone.post(
+            events(game["id"]),
+            json={"kind": "add", "data": {"n": 5}, "version": 0},
+            headers={"X-CSRF-Token": token, "Origin": ORIGIN},
+        )
+        statuses.append(answer.status_code)
+
+    threads = [threading.Thread(target=tap, args=pair) for pair in zip(phones, tokens, strict=True)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [200, 409]
+    shown = client.get(f"/api/games/{game['id']}").get_json()
+    assert (shown["view"]["total"], shown["version"]) == (5, 1)

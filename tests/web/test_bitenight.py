@@ -167,3 +167,50 @@ def test_a_photo_of_an_empty_table_finds_no_tiles_and_changes_nothing(client) ->
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json() == {"player": "Anna", "width": 640, "height": 480, "tiles": []}
     assert client.get(f"/api/games/{game['id']}").get_json()["version"] == 0
+
+
+POINT_CARDS = [
+    "color-set",
+    *(f"motif:{m}" for m in ("vampire", "monk", "maiden", "coffin", "garlic")),
+    *(f"color:{c}" for c in ("blue", "red", "yellow", "green", "purple")),
+    *(f"pair:{m}" for m in ("vampire", "monk", "maiden", "coffin")),
+]
+
+
+def play_a_cycle(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
+    """The host screen plays cycle 1: cards placed, tiles dealt in id order, 15 point cards."""
+    from companion.bitenight.tiles import TILE_IDS
+
+    shown = client.get(f"/api/games/{game['id']}").get_json()["view"]
+    while shown["phase"] != "rendezvous":
+        if shown["phase"] == "placing":
+            answer = play(client, game, "place-card", player=shown["next_to_place"])
+        elif any(len(held) < shown["tiles_expected"] for held in shown["collections"].values()):
+            seat = next(
+                i
+                for i, name in enumerate(PLAYERS)
+                if len(shown["collections"][name]) < shown["tiles_expected"]
+            )
+            tiles = list(TILE_IDS[seat * 15 : seat * 15 + shown["tiles_expected"]])
+            answer = play(client, game, "set-collection", player=PLAYERS[seat], tiles=tiles)
+        else:
+            answer = play(client, game, "end-round")
+        assert answer.status_code == 200, answer.get_json()
+        shown = answer.get_json()["view"]
+    for card in POINT_CARDS:
+        answer = play(client, game, "reveal-card", card=card)
+        assert answer.status_code == 200, answer.get_json()
+    return answer.get_json()["view"]
+
+
+def test_past_games_are_listed_with_their_score_pads(client: FlaskClient) -> None:
+    game = new_game(client)
+    unscored = new_game(client)
+    shown = play_a_cycle(client, game)
+    assert shown["phase"] == "cycle-scored"
+    page = client.get("/games").get_data(as_text=True)
+    points = shown["score_pad"]["rows"][0]["points"]
+    row = "".join(f"<td>{points[name]}</td>" for name in PLAYERS)
+    assert f"<tr><td>Cycle 1</td>{row}</tr>" in page
+    assert page.count('class="pad small-pad"') == 1  # the unscored game has no pad yet
+    assert unscored["id"] in page

@@ -26,7 +26,7 @@ from web import security
 from web.api import game_pages
 from web.db import get_store
 from web.errors import Refusal, forbidden
-from web.pages import GamePages
+from web.pages import GamePages, ScoreTable
 from web.tileset import default_tileset, tileset_path, tilesets
 
 bp = Blueprint(
@@ -170,6 +170,24 @@ def view_tileset(stored: StoredGame) -> str:
     return name if isinstance(name, str) and name in tilesets() else default_tileset()
 
 
+def summary(stored: StoredGame) -> ScoreTable | None:
+    """The score pad for the list of past games: a row per finished cycle."""
+    shown = engine.view(stored.game.state)
+    pad, players = shown["score_pad"], shown["players"]
+    if not pad["rows"]:
+        return None
+    texts = current_app.extensions["companion_texts"]
+    return ScoreTable(
+        head=["", *players],
+        rows=[
+            [texts.text("bitenight.cycle_n", n=row["cycle"]), *(row["points"][p] for p in players)]
+            for row in pad["rows"]
+        ],
+        total=[texts.text("bitenight.sum"), *(pad["sum"][name] for name in players)],
+        winners=shown["winners"],
+    )
+
+
 PAGES = GamePages(
     kind=engine.KIND,
     title_key="bitenight.title",
@@ -181,4 +199,5 @@ PAGES = GamePages(
     host_only=frozenset({"next-cycle"}),
     seat_field="player",
     check_setup=check_setup,
+    summary=summary,
 )
