@@ -51,7 +51,7 @@ def misplaced_tile(faces: Mapping[Tile, np.ndarray]) -> Misplaced | None:
     """
     tiles = list(faces)
     colours = {tile: _colour_signature(faces[tile]) for tile in tiles}
-    drawings = {tile: _drawing_signature(faces[tile]) for tile in tiles}
+    drawings = {tile: drawing_signature(faces[tile]) for tile in tiles}
     for tile in tiles:
         colour = _best(tile, lambda other, c: other.colour == c, COLOURS, colours, _overlap, tiles)
         motif = _best(tile, lambda other, m: other.motif == m, MOTIFS, drawings, _cosine, tiles)
@@ -137,7 +137,7 @@ def _colour_signature(face: np.ndarray) -> np.ndarray:
     return histogram / total if total > 0 else histogram
 
 
-def _drawing_signature(face: np.ndarray) -> np.ndarray:
+def drawing_signature(face: np.ndarray) -> np.ndarray:
     """Blurred edge strength of the grey picture, unit length."""
     bgr, mask = _flat(face)
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)

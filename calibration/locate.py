@@ -165,26 +165,26 @@ def _best_fit(
 
 
 def warp_from_page(
-    located: LocatedPage,
-    rect_mm: tuple[float, float, float, float],
-    px_per_mm: float,
-    channels_of: np.ndarray | None = None,
+    located: LocatedPage, rect_mm: tuple[float, float, float, float], px_per_mm: float
 ) -> np.ndarray:
-    """The page region ``rect_mm`` (left, top, right, bottom) as an upright image.
+    """The page region ``rect_mm`` (left, top, right, bottom) of the photo, upright.
 
-    Pixels are taken from ``channels_of`` if given (an image aligned with the photo),
-    else from the photo itself.
+    Output pixel ``u`` has its centre at ``left + (u + 0.5) / px_per_mm`` millimetres,
+    the convention :func:`calibration.drawing.draw_page` draws with.
     """
     left, top, right, bottom = rect_mm
-    width = round((right - left) * px_per_mm)
-    height = round((bottom - top) * px_per_mm)
-    to_mm = np.array([[1 / px_per_mm, 0, left], [0, 1 / px_per_mm, top], [0, 0, 1]])
-    to_photo = located.homography @ to_mm
-    source = located.image if channels_of is None else channels_of
+    size = (round((right - left) * px_per_mm), round((bottom - top) * px_per_mm))
+    step = 1 / px_per_mm
+    to_mm = np.array([[step, 0, left + step / 2], [0, step, top + step / 2], [0, 0, 1]])
+    return warp(located.image, located.homography @ to_mm, size)
+
+
+def warp(image: np.ndarray, out_to_image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """Sample ``image`` at ``out_to_image`` (output pixel -> image pixel), bilinear."""
     return cv2.warpPerspective(
-        source,
-        to_photo,
-        (width, height),
+        image,
+        out_to_image,
+        size,
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     )

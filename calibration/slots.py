@@ -22,11 +22,14 @@ import numpy as np
 
 from calibration.drawing import MM_PER_INCH, draw_page, frame_rect_mm
 from calibration.layout import GREY_LEVEL, Page, Slot
-from calibration.locate import LocatedPage
+from calibration.locate import LocatedPage, warp, warp_from_page
 from vision.tileset import MIN_FACE_PX, with_disc_alpha
 
-#: Resolution the slots are analysed and the faces cut at.
+#: Resolution the slots are analysed at.
 WORK_PX_PER_MM = 6.0
+#: Resolution the faces are cut at: a 40 mm tile becomes 160 px, more than recognition
+#: uses, and small enough to write quickly.
+FACE_PX_PER_MM = 4.0
 #: Extra border around a slot's frame that is looked at (a piece may overhang).
 WINDOW_MARGIN_MM = 1.5
 #: A pixel differs from the paper when it is this far (0–255, white-lamp units) from it.
@@ -82,17 +85,19 @@ class PageReader:
         centre_mm, side_mm, angle, round_ = _outline(hull, window)
         return SlotReading(slot, covered, centre_mm, side_mm, angle, round_, gain)
 
-    def cut_face(self, reading: SlotReading, side_mm: float, round_: bool) -> np.ndarray:
+    def cut_face(
+        self, reading: SlotReading, side_mm: float, round_: bool, turn_deg: float | None = None
+    ) -> np.ndarray:
         """The piece of an occupied slot, upright, BGRA, in white-lamp colours.
 
         ``side_mm`` and ``round_`` are decided over all the pieces of a kind (they are
-        all the same size and shape); centre and turn are the piece's own.
+        all the same size and shape); centre and turn are the piece's own, but a disc's
+        outline shows no turn, so for round pieces ``turn_deg`` says it (else none).
         """
         assert reading.gain is not None, "only an occupied slot has a face"
-        ppm = WORK_PX_PER_MM
-        side_px = max(MIN_FACE_PX, round(side_mm * ppm))
+        side_px = max(MIN_FACE_PX, round(side_mm * FACE_PX_PER_MM))
         step = side_mm / side_px
-        angle = 0.0 if round_ else reading.angle_deg
+        angle = (turn_deg or 0.0) if round_ else reading.angle_deg
         c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
         # face pixel (u, v) -> page millimetres: scale, then turn about the piece's centre
         half = side_mm / 2 - step / 2
@@ -127,27 +132,11 @@ class PageReader:
         return (snap(left - m), snap(top - m), snap(right + m), snap(bottom + m))
 
     def _warp(self, window: tuple[float, float, float, float]) -> np.ndarray:
-        left, top, right, bottom = window
-        ppm = WORK_PX_PER_MM
-        size = (round((right - left) * ppm), round((bottom - top) * ppm))
-        # Output pixel u has its centre at left + (u + 0.5) / ppm millimetres.
-        to_mm = np.array([[1 / ppm, 0, left + 0.5 / ppm], [0, 1 / ppm, top + 0.5 / ppm], [0, 0, 1]])
-        return warp(self.located.image, self.located.homography @ to_mm, size)
+        return warp_from_page(self.located, window, WORK_PX_PER_MM)
 
     def _printed(self, window: tuple[float, float, float, float]) -> np.ndarray:
         x0, y0, x1, y1 = (round(v * WORK_PX_PER_MM) for v in window)
         return self.printed[y0:y1, x0:x1]
-
-
-def warp(image: np.ndarray, out_to_image: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """Sample ``image`` at ``out_to_image`` (output pixel -> image pixel), linear."""
-    return cv2.warpPerspective(
-        image,
-        out_to_image,
-        size,
-        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calibration.alignment import upright_turns
 from calibration.checks import Misplaced, misplaced_tile, misplaced_token
 from calibration.layout import TOKEN_BACK_SLOT, Slot
 from calibration.locate import LocatedPage, locate_page
@@ -73,12 +74,17 @@ def teach(
             rounds = sum(r.reading.round_ for r in tile_readings)
             tile_shape = "round" if rounds > len(tile_readings) / 2 else "square"
         tile_size = float(np.median([r.reading.side_mm for r in tile_readings]))
+        round_ = tile_shape == "round"
+        by_tile = {Tile.parse(r.reading.slot.id): r for r in tile_readings}
         faces = {
-            Tile.parse(r.reading.slot.id): r.reader.cut_face(
-                r.reading, tile_size, tile_shape == "round"
-            )
-            for r in tile_readings
+            tile: r.reader.cut_face(r.reading, tile_size, round_) for tile, r in by_tile.items()
         }
+        if round_:
+            turns = upright_turns(faces)
+            faces = {
+                tile: r.reader.cut_face(r.reading, tile_size, True, turns[tile])
+                for tile, r in by_tile.items()
+            }
         _refuse(misplaced_tile(faces), "tile")
 
     token_faces: dict[str, np.ndarray] = {}
