@@ -2,8 +2,9 @@
 
 By default it starts its own server on a free loopback port with a temporary database
 (and the demo camera, when the sample photos are there), creates Bite Night games of
-four seats, and runs simulated phones for a set time, each in its own thread with its
-own cookies, doing what the phone page does:
+four seats with a long log already (``--history``: every request replays the log, so
+the figures are those of a late hour), and runs simulated phones for a set time, each
+in its own thread with its own cookies, doing what the phone page does:
 
 - it *polls* the game JSON (``GET /api/games/<id>``) a few times a second, and
 - it *acts* about once a second: it adds or removes a tile of its own collection,
@@ -88,6 +89,12 @@ def register(subparsers: Any) -> None:
         "--camera",
         metavar="N|PATH",
         help="camera source for the server it starts (default: the demo's sample photos)",
+    )
+    parser.add_argument(
+        "--history",
+        type=int,
+        default=300,
+        help="events already in each game's log, as late in an evening (default 300)",
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.set_defaults(run=run)
@@ -241,8 +248,16 @@ class Seat:
     tiles: tuple[str, ...]  # the tiles this seat toggles; no other seat uses them
 
 
-def set_tables(base: str, phones: int, figures: Figures) -> list[tuple[Browser, Seat]]:
-    """Create as many four-seat games as the phones need and seat every phone."""
+def set_tables(
+    base: str, phones: int, history: int, figures: Figures
+) -> list[tuple[Browser, Seat]]:
+    """Create as many four-seat games as the phones need and seat every phone.
+
+    Each game starts with ``history`` events already in its log, as at the end of an
+    evening (every request replays the log, so a fresh game would flatter the figures):
+    it is imported as an exported game whose host added and removed a tile that no
+    phone toggles later.
+    """
     host = Browser(base, figures)
     host.open_page()
     seated: list[tuple[Browser, Seat]] = []
@@ -250,13 +265,15 @@ def set_tables(base: str, phones: int, figures: Figures) -> list[tuple[Browser, 
     for first in range(0, phones, SEATS_PER_GAME):
         players = [f"Phone-{n + 1}" for n in range(first, first + SEATS_PER_GAME)]
         setup = {"players": players, "deck": "basic", "reading": "photo"}
-        title = f"Load test {first // SEATS_PER_GAME + 1}"
-        game = host.post_json(
-            "create game",
-            "/api/games",
-            {"kind": "bite-night", "title": title, "setup": setup},
-            expect=201,
-        )
+        exported = {
+            "format": "companion-game",
+            "version": 1,
+            "kind": "bite-night",
+            "title": f"Load test {first // SEATS_PER_GAME + 1}",
+            "setup": setup,
+            "events": past_events(players[0], tiles[-1], history),
+        }
+        game = host.post_json("import game", "/api/games/import", exported, expect=201)
         for offset, name in enumerate(players[: phones - first]):
             phone = Browser(base, figures)
             phone.open_page()
@@ -264,6 +281,15 @@ def set_tables(base: str, phones: int, figures: Figures) -> list[tuple[Browser, 
             own = tiles[offset * TILES_PER_SEAT : (offset + 1) * TILES_PER_SEAT]
             seated.append((phone, Seat(game["id"], name, tuple(own))))
     return seated
+
+
+def past_events(player: str, tile: str, count: int) -> list[dict[str, Any]]:
+    """``count`` logged events: the host adding and taking back one tile of a player."""
+    kinds = ("add-tile", "remove-tile")
+    return [
+        {"kind": kinds[n % 2], "data": {"player": player, "tile": tile}, "actor": "host"}
+        for n in range(count)
+    ]
 
 
 def play_phone(
@@ -403,6 +429,8 @@ def check_arguments(args: argparse.Namespace) -> None:
         raise UsageError(f"--seconds must be more than 0 and at most {MAX_SECONDS:.0f}")
     if not 0 <= args.camera_fps <= 30:
         raise UsageError(f"--camera-fps must be between 0 and 30, not {args.camera_fps}")
+    if not 0 <= args.history <= 5000:
+        raise UsageError(f"--history must be between 0 and 5000, not {args.history}")
     if not 0 < args.poll_hz <= 20 or not 0 <= args.act_hz <= 20:
         raise UsageError("--poll-hz must be more than 0 and --act-hz at least 0, both at most 20")
     if args.url is not None:
@@ -414,7 +442,7 @@ def check_arguments(args: argparse.Namespace) -> None:
 def measure(base: str, args: argparse.Namespace) -> tuple[Figures, bool]:
     """Seat the phones, then run them (and the camera viewer) until the time is up."""
     figures = Figures()
-    seated = set_tables(base, args.phones, figures)
+    seated = set_tables(base, args.phones, args.history, figures)
     camera = args.camera_fps > 0 and has_camera(base)
     until = time.monotonic() + args.seconds
     threads = [
@@ -438,7 +466,8 @@ def measure(base: str, args: argparse.Namespace) -> tuple[Figures, bool]:
 def report(summary: dict[str, Any], args: argparse.Namespace, base: str, camera: bool) -> str:
     lines = [
         f"{args.phones} phones for {args.seconds:g} s against {base} "
-        f"(poll {args.poll_hz:g}/s, act {args.act_hz:g}/s each; camera viewer "
+        f"(games of {args.history} past events; poll {args.poll_hz:g}/s, act {args.act_hz:g}/s "
+        "each; camera viewer "
         + (f"{args.camera_fps:g} fps)" if camera else "off: the server has no camera)"),
         f"{'request':<20}{'count':>7}{'p50 ms':>9}{'p95 ms':>9}{'p99 ms':>9}{'max ms':>9}"
         f"{'stale':>7}{'errors':>8}",

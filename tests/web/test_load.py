@@ -24,7 +24,7 @@ def test_a_short_run_polls_acts_and_reports_every_kind_without_errors(
     assert figures["url"].startswith("http://127.0.0.1:")
     assert figures["errors"] == 0
     kinds = figures["kinds"]
-    assert {"poll game", "act", "join", "create game"} <= set(kinds)
+    assert {"poll game", "act", "join", "import game"} <= set(kinds)
     assert kinds["join"]["requests"] == 3
     assert kinds["poll game"]["requests"] >= 3 and kinds["act"]["requests"] >= 3
     assert 0 < kinds["poll game"]["p50_ms"] <= kinds["poll game"]["p99_ms"]
