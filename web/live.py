@@ -66,7 +66,11 @@ def version_stream(
     heartbeat: float,
     poll: float = 1.0,
 ) -> Iterator[str]:
-    """Server-sent events: ``version`` on every change, a comment line as heartbeat."""
+    """Server-sent events: ``version`` on every change, ``ping`` as a heartbeat.
+
+    The heartbeat is an event, not a comment, so that the page can tell a live stream
+    from one silently cut by the Wi-Fi and reconnect.
+    """
     store = Store(database)
     try:
         yield "retry: 1000\n\n"
@@ -92,7 +96,7 @@ def version_stream(
                 yield f"event: cue\ndata: {json.dumps({'name': cue, 'serial': serial})}\n\n"
             elif now - last_sent >= heartbeat:
                 last_sent = now
-                yield ": still here\n\n"
+                yield "event: ping\ndata: {}\n\n"
             changes.wait(min(poll, heartbeat))
     finally:
         store.close()

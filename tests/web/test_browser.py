@@ -121,10 +121,12 @@ class Phone:
             "(v) => document.body.dataset.version !== v", arg=before, timeout=5000
         )
 
-    def shows(self, version: int) -> None:
+    def shows(self, version: int, within: float = 5.0) -> None:
         """Wait until the live stream has brought this page to ``version``."""
         self.page.wait_for_function(
-            "(v) => document.body.dataset.version === String(v)", arg=version, timeout=5000
+            "(v) => document.body.dataset.version === String(v)",
+            arg=version,
+            timeout=within * 1000,
         )
 
 
@@ -243,7 +245,13 @@ def test_a_whole_cycle_on_three_phones(server: str, browser: Any, photo) -> None
 
     leader = shown["view"]["cycle_leader"]
     for index, card in enumerate(PILE):
-        revealer = phones[PLAYERS[index % 3]]
+        if index == 3:
+            cleo.context.set_offline(True)  # Cleo's Wi-Fi drops for two cards
+        if index == 5:
+            cleo.context.set_offline(False)
+            cleo.shows(anna.game(game_id)["version"], within=10)
+            assert cleo.page.inner_text("#last-step") == ben.page.inner_text("#last-step")
+        revealer = phones[PLAYERS[index % 3]] if index not in (3, 4) else anna
         revealer.shows(anna.game(game_id)["version"])
         revealer.page.click("#stage-rendezvous button.primary")
         revealer.page.wait_for_selector("#picker .card-grid")
@@ -349,7 +357,7 @@ def correct_by_hand(ben: Phone, anna: Phone, game_id: str, tiles: list[str]) -> 
     pick(ben, anna_tile)
     ben.page.click("#pick-apply")
     toast = ben.page.wait_for_selector(".toast.error")
-    assert toast.inner_text() == f"tile '{anna_tile}' is already in Anna's collection"
+    assert toast.inner_text() == f"Tile '{anna_tile}' is already in Anna's collection"
     ben.shot("08-refused-correction")
     # The missed tile, added by hand.
     ben.page.click(".player[data-player='Ben'] button.add")
@@ -357,3 +365,51 @@ def correct_by_hand(ben: Phone, anna: Phone, game_id: str, tiles: list[str]) -> 
     ben.act("#pick-apply")
     ben.page.wait_for_selector(f".player[data-player='Ben'] button[data-tile='{third}']")
     assert sorted(anna.game(game_id)["view"]["collections"]["Ben"]) == sorted(tiles)
+
+
+@pytest.fixture(scope="module")
+def camera_server(tmp_path_factory: pytest.TempPathFactory, photo) -> Iterator[str]:
+    """A server whose camera is a folder holding the photo of three tiles."""
+    from waitress import create_server
+
+    from web import create_app
+
+    folder = photo[0].parent
+    database = tmp_path_factory.mktemp("camera") / "games.sqlite3"
+    app = create_app({"DATABASE": str(database), "CAMERA": folder})
+    httpd = create_server(app, host="127.0.0.1", port=0, threads=12)
+    threading.Thread(target=httpd.run, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.effective_port}"  # type: ignore[union-attr]
+    httpd.close()
+    app.extensions["companion_camera_stop"]()
+
+
+def test_the_overhead_camera_reads_a_collection(camera_server: str, browser: Any, photo) -> None:
+    host = Phone(browser, camera_server, "host")
+    host.page.goto(f"{camera_server}/bite-night/new")
+    for index, name in enumerate(PLAYERS):
+        host.page.locator("input[name='player']").nth(index).fill(name)
+    host.page.check("input[name='reading'][value='camera']")
+    host.page.click("#create")
+    host.page.wait_for_selector("#stage-placing")
+    for _ in PLAYERS:
+        host.act("#stage-placing button.primary")
+    host.page.wait_for_selector("#camera-card:not([hidden]) #camera-check p.check")
+    host.page.wait_for_function("document.getElementById('camera-img').naturalWidth > 0")
+    checks = host.page.locator("#camera-check p.check")
+    assert checks.count() == len(PLAYERS)
+    shown = host.game(host.page.evaluate("document.body.dataset.gameId"))
+    sees = host.page.evaluate(
+        "(id) => Companion.api('GET', `/bite-night/${id}/camera`)", shown["id"]
+    )
+    assert sorted(t for seat in sees["seats"].values() for t in seat["seen"]) == photo[1]
+    holder = next(name for name in PLAYERS if sees["seats"][name]["seen"])
+    host.page.locator("#camera-card").scroll_into_view_if_needed()
+    host.shot("19-camera-check")
+    host.act(f"button[data-camera='{holder}']")
+    after = host.game(shown["id"])["view"]["collections"][holder]
+    assert sorted(after) == sorted(sees["seats"][holder]["seen"])
+    host.page.wait_for_selector(f"#camera-check p.check.ok[data-player='{holder}']", timeout=6000)
+    host.shot("20-camera-accepted")
+    assert host.errors == [], host.errors
+    host.context.close()

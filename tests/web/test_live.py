@@ -25,7 +25,7 @@ def test_the_stream_sends_the_version_at_once(client: FlaskClient) -> None:
 
 def test_the_stream_says_it_is_still_there(client: FlaskClient) -> None:
     game = new_tally(client)
-    assert ": still here" in read_stream(client, game["id"])
+    assert "event: ping\ndata: {}\n\n" in read_stream(client, game["id"])
 
 
 def test_a_change_during_the_stream_is_sent_within_the_poll(client: FlaskClient, app) -> None:

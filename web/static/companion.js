@@ -69,7 +69,8 @@ const Companion = (() => {
   }
 
   function toast(message, kind = "info", ms = 4000) {
-    const box = el("div", { class: `toast ${kind}` }, message);
+    const text = String(message);
+    const box = el("div", { class: `toast ${kind}` }, text.charAt(0).toUpperCase() + text.slice(1));
     document.getElementById("toasts").append(box);
     setTimeout(() => box.remove(), ms);
   }
@@ -140,23 +141,50 @@ const Companion = (() => {
       }
     }
 
-    /** Follow the live stream; fall back to polling while it is down. */
+    /**
+     * Follow the live stream. A stream cut silently (a phone leaving the Wi-Fi) stops
+     * sending heartbeats, so after 35 s of silence, and whenever the browser says it is
+     * online again or the page is shown again, the stream is reopened and the game
+     * refetched. While the stream is down the page polls every 5 s.
+     */
     follow() {
+      this.open();
+      setInterval(() => {
+        if (Date.now() - this.heard > 35000) this.reopen();
+        else if (this.stream.readyState !== EventSource.OPEN) this.refresh();
+      }, 5000);
+      window.addEventListener("online", () => this.reopen());
+      document.addEventListener("visibilitychange", () => {
+        if (document.visibilityState === "visible") this.reopen();
+      });
+    }
+
+    open() {
       const stream = new EventSource(`${this.base}/stream`);
+      this.heard = Date.now();
+      const heard = () => { this.heard = Date.now(); setLink(true); };
       stream.addEventListener("version", (message) => {
-        setLink(true);
+        heard();
         const news = JSON.parse(message.data);
         const key = `${news.version}.${news.seats}`;
         if (key !== this.seen) { this.seen = key; this.refresh(); }
       });
+      stream.addEventListener("ping", heard);
       stream.addEventListener("cue", (message) => {
+        heard();
         if (this.onCue) this.onCue(JSON.parse(message.data).name);
       });
       stream.addEventListener("gone", () => { stream.close(); window.location = "/"; });
       stream.onerror = () => { setLink(false); };
-      stream.onopen = () => { setLink(true); };
-      setInterval(() => { if (stream.readyState !== EventSource.OPEN) this.refresh(); }, 5000);
+      stream.onopen = heard;
       this.stream = stream;
+    }
+
+    reopen() {
+      if (this.stream) this.stream.close();
+      this.seen = null;
+      this.open();
+      this.refresh();
     }
 
     async start() {

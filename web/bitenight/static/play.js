@@ -176,7 +176,7 @@
     } else {
       if (r.last_step) box.append(stepView(r.last_step));
       if (r.cards_left > 0 && seated() && allowed("reveal-card")) {
-        box.append(bigButton(t("bitenight.reveal_next"), openCardPicker));
+        box.append(bigButton(t("bitenight.reveal_next"), revealNext));
       }
     }
     if (r.steps.length > 1) {
@@ -184,6 +184,15 @@
         el("ol", {}, r.steps.map((step) => el("li", {},
           `${cardLabel(step.card)}: ${t(`bitenight.effect.${step.effect}`)}`)))));
     }
+  }
+
+  /** Before the next card, the camera (when there is one) checks the table matches. */
+  async function revealNext() {
+    const off = cameraOn(view()) && seen
+      ? view().players.filter((name) => seen.seats[name].missing.length || seen.seats[name].extra.length)
+      : [];
+    if (off.length && !(await Companion.confirm(t("bitenight.reveal_anyway", { names: off.join(", ") })))) return;
+    openCardPicker();
   }
 
   function stepView(step) {
