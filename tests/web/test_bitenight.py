@@ -27,7 +27,10 @@ def new_game(client: FlaskClient, **setup: Any) -> dict[str, Any]:
 
 
 def play(client: FlaskClient, game: dict[str, Any], kind: str, **data: Any):  # type: ignore[no-untyped-def]
-    version = client.get(f"/api/games/{game['id']}").get_json()["version"]
+    """Send an event made on the state the game is in now (the page knows its version)."""
+    version = game.get("version")
+    if version is None:
+        version = client.get(f"/api/games/{game['id']}").get_json()["version"]
     return post(
         client, f"/api/games/{game['id']}/events", {"kind": kind, "data": data, "version": version}
     )
@@ -181,7 +184,8 @@ def play_a_cycle(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
     """The host screen plays cycle 1: cards placed, tiles dealt in id order, 15 point cards."""
     from companion.bitenight.tiles import TILE_IDS
 
-    shown = client.get(f"/api/games/{game['id']}").get_json()["view"]
+    now = client.get(f"/api/games/{game['id']}").get_json()
+    shown, game = now["view"], {**game, "version": now["version"]}
     while shown["phase"] != "rendezvous":
         if shown["phase"] == "placing":
             answer = play(client, game, "place-card", player=shown["next_to_place"])
@@ -196,10 +200,11 @@ def play_a_cycle(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
         else:
             answer = play(client, game, "end-round")
         assert answer.status_code == 200, answer.get_json()
-        shown = answer.get_json()["view"]
+        shown, game["version"] = answer.get_json()["view"], answer.get_json()["version"]
     for card in POINT_CARDS:
         answer = play(client, game, "reveal-card", card=card)
         assert answer.status_code == 200, answer.get_json()
+        game["version"] = answer.get_json()["version"]
     return answer.get_json()["view"]
 
 
@@ -214,3 +219,16 @@ def test_past_games_are_listed_with_their_score_pads(client: FlaskClient) -> Non
     assert f"<tr><td>Cycle 1</td>{row}</tr>" in page
     assert page.count('class="pad small-pad"') == 1  # the unscored game has no pad yet
     assert unscored["id"] in page
+
+
+def test_a_whole_game_ends_with_the_winner_on_the_past_games_list(client: FlaskClient) -> None:
+    game = new_game(client)
+    for cycle in range(1, 4):
+        shown = play_a_cycle(client, game)
+        if cycle < 3:
+            assert shown["phase"] == "cycle-scored"
+            assert play(client, game, "next-cycle").status_code == 200
+    assert shown["phase"] == "game-over"
+    assert len(shown["score_pad"]["rows"]) == 3
+    page = client.get("/games").get_data(as_text=True)
+    assert f"Won by {' &amp; '.join(shown['winners'])}" in page
