@@ -140,11 +140,10 @@ def grid_splits(
     edge_a = (np.linalg.norm(outline[1] - outline[0]) + np.linalg.norm(outline[2] - outline[3])) / 2
     edge_b = (np.linalg.norm(outline[3] - outline[0]) + np.linalg.norm(outline[2] - outline[1])) / 2
     short, long_ = min(edge_a, edge_b), max(edge_a, edge_b)
-    if side:
+    counts = {1, 2, 3, 4, 5}
+    if side:  # a size from lone tiles may be wrong (dice agree too): it adds, not replaces
         k0 = max(1, round(short / side))
-        counts = sorted({k for k in (k0 - 1, k0, k0 + 1) if k >= 1})
-    else:
-        counts = [1, 2, 3, 4, 5]
+        counts |= {k for k in (k0 - 1, k0, k0 + 1) if k >= 1}
     shapes = set()
     for k in counts:
         ratio = long_ * k / short  # tiles along the long side if they are square

@@ -70,23 +70,6 @@ def fit_residuals(
     return residual / max(float(xc @ xc), 1e-6)
 
 
-def best_members(
-    patches: list[np.ndarray],
-    member_templates: list[np.ndarray],
-    gains: np.ndarray,
-    mask: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For each patch: index of the best member, its residual, and the runner-up's."""
-    best, first, second = [], [], []
-    for patch, templates in zip(patches, member_templates, strict=True):
-        residuals = fit_residuals(patch, templates, gains, mask)
-        order = np.argsort(residuals)
-        best.append(int(order[0]))
-        first.append(float(residuals[order[0]]))
-        second.append(float(residuals[order[1]]) if len(order) > 1 else 1.0)
-    return np.array(best, int), np.array(first), np.array(second)
-
-
 def decide_member(
     patch: np.ndarray, templates: np.ndarray, gains: np.ndarray, mask: np.ndarray
 ) -> tuple[int, float]:
@@ -135,6 +118,51 @@ def _pair_errors(
     return errors[0], errors[1]
 
 
+class FitTable:
+    """Everything :func:`fit_residuals` needs for many patches at once, for any gains.
+
+    With the patch centred, the fit of ``a * gains * template + b`` depends on the
+    gains only through per-channel sums, which are computed once here; trying a lamp
+    then costs a few array operations for the whole frame instead of a pass over
+    every pixel of every candidate.
+    """
+
+    def __init__(
+        self, patches: list[np.ndarray], member_templates: list[np.ndarray], mask: np.ndarray
+    ) -> None:
+        n, m = len(patches), max(len(t) for t in member_templates)
+        self.cross = np.zeros((n, m, 3))  # centred patch · template channel
+        self.square = np.ones((n, m, 3))  # template channel · itself
+        self.total = np.zeros((n, m, 3))  # sum of template channel
+        self.valid = np.zeros((n, m), bool)
+        self.energy = np.zeros(n)  # centred patch · itself
+        self.size = float(mask.sum() * 3)
+        self.means = np.zeros((n, m, 3))  # template channel means
+        self.seen = np.zeros((n, 3))  # patch channel means
+        for i, (patch, templates) in enumerate(zip(patches, member_templates, strict=True)):
+            x = patch[mask].astype(np.float64)  # D×3
+            xc = x - x.mean()
+            y = templates[:, mask].astype(np.float64)  # M×D×3
+            k = len(templates)
+            self.cross[i, :k] = np.einsum("dc,mdc->mc", xc, y)
+            self.square[i, :k] = np.einsum("mdc,mdc->mc", y, y)
+            self.total[i, :k] = y.sum(axis=1)
+            self.means[i, :k] = y.mean(axis=1)
+            self.valid[i, :k] = True
+            self.energy[i] = float((xc * xc).sum())
+            self.seen[i] = x.mean(axis=0)
+
+    def residuals(self, gains: np.ndarray) -> np.ndarray:
+        """N×M unexplained shares of variance (inf where a patch has fewer members)."""
+        covariance = (self.cross * gains).sum(axis=2)
+        variance = (self.square * gains**2).sum(axis=2) - (self.total * gains).sum(
+            axis=2
+        ) ** 2 / self.size
+        explained = np.where(covariance > 0, covariance**2 / np.maximum(variance, 1e-9), 0.0)
+        out = 1.0 - explained / np.maximum(self.energy, 1e-9)[:, None]
+        return np.where(self.valid, out, np.inf)
+
+
 def estimate_gains(
     patches: list[np.ndarray],
     member_templates: list[np.ndarray],
@@ -146,24 +174,21 @@ def estimate_gains(
     if not patches:
         return np.ones(3)
     weights = np.ones(len(patches)) if weights is None else weights
+    table = FitTable(patches, member_templates, mask)
 
     def cost(gains: np.ndarray) -> float:
-        _, residual, _ = best_members(patches, member_templates, gains, mask)
-        return float(np.sum(weights * residual))
+        return float(np.sum(weights * table.residuals(gains).min(axis=1)))
 
     trials = [np.ones(3)] + [kelvin_gains(k) for k in kelvins]
     costs = [cost(g) for g in trials]
     gains = trials[int(np.argmin(costs))]
     best_cost = min(costs)
+    rows = np.arange(len(patches))
     for _ in range(2):  # refine per channel from the chosen faces
-        chosen, _, _ = best_members(patches, member_templates, gains, mask)
-        ratios = []
-        for patch, templates, index in zip(patches, member_templates, chosen, strict=True):
-            seen = patch[mask].astype(np.float32).mean(axis=0)
-            expected = templates[index][mask].mean(axis=0)
-            ratio = seen / np.maximum(expected, 1.0)
-            ratios.append(ratio / ratio[1] if ratio[1] > 0 else np.ones(3))
-        refined = np.median(np.array(ratios), axis=0)
+        chosen = table.residuals(gains).argmin(axis=1)
+        ratios = table.seen / np.maximum(table.means[rows, chosen], 1.0)
+        ratios = ratios / np.maximum(ratios[:, 1:2], 1e-6)
+        refined = np.median(ratios, axis=0)
         refined_cost = cost(refined)
         if refined_cost >= best_cost:
             break

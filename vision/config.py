@@ -56,8 +56,10 @@ class VisionConfig:
     cell_coverage_min: float = 0.55
     #: Candidates matching at least this well are aligned to their template...
     align_min_score: float = 0.25
-    #: ...by shifts and zooms of these shares of a side, coarse to fine.
-    align_steps: tuple[float, ...] = (0.1, 0.05, 0.025)
+    #: ...by sliding their templates up to this share of a side each way...
+    align_reach: float = 0.15
+    #: ...at these zooms.
+    align_zooms: tuple[float, ...] = (0.9, 1.0, 1.1)
     #: A runner-up group this close to the best is aligned too before deciding.
     align_rivalry: float = 0.15
     #: Splits of a blob whose pieces match this much worse than its best are dropped.
@@ -66,6 +68,8 @@ class VisionConfig:
     accept_structure_min: float = 0.45
     #: Least lead of the best kind of object over the next, below which it is rejected.
     accept_margin_min: float = 0.02
+    #: Pieces matching a tile face this well set the frame's tile size.
+    size_anchor_score: float = 0.7
     #: Token diameter as a share of the tile size that the candidate finder considers.
     token_size_range: tuple[float, float] = (0.45, 0.95)
     #: Accepted tile size as a share of the frame's estimated tile size.

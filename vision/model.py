@@ -57,13 +57,21 @@ class Label:
 
 @dataclass(frozen=True, eq=False)
 class TemplateBank:
-    """Structure templates for one candidate shape (square or round patches)."""
+    """Structure templates for one candidate shape (square or round patches).
+
+    ``core`` marks the templates without extra turn or scale: a first look at many
+    candidates uses only those; the full bank judges the few that remain.
+    ``align`` holds, per (group, turn), the mean band-passed image of the group's
+    faces, which :mod:`vision.matching` slides over a candidate to align it.
+    """
 
     round: bool
     mask: np.ndarray  # P×P bool
     vectors: np.ndarray  # T×D float32, unit rows
     group: np.ndarray  # T int: index into AppearanceModel.groups
     turn: np.ndarray  # T float: degrees the face is turned by (counter-clockwise)
+    core: np.ndarray  # T bool
+    align: dict[tuple[int, float], np.ndarray]
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,8 +137,8 @@ def build_model(tileset: TileSet, config: VisionConfig) -> AppearanceModel:
     )
 
 
-def structure_vectors(patches: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Band-passed grey, zero-mean, unit-norm vectors of BGR patches (N×P×P×3) over ``mask``.
+def band_pass(patches: np.ndarray) -> np.ndarray:
+    """Band-passed grey images (N×S×S) of BGR patches (N×S×S×3), any square size S.
 
     Most faces are a pale figure on a ground (or the reverse); in plain grey every
     such face correlates well with every other. Taking away most of the coarse
@@ -140,8 +148,12 @@ def structure_vectors(patches: np.ndarray, mask: np.ndarray) -> np.ndarray:
     grey = patches[..., :3].astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)
     size = grey.shape[1]
     fine, coarse = _blur_matrix(size, STRUCTURE_BLUR), _blur_matrix(size, COARSE_BLUR)
-    band = fine @ grey @ fine.T - COARSE_WEIGHT * (coarse @ grey @ coarse.T)
-    vectors = band[:, mask]
+    return fine @ grey @ fine.T - COARSE_WEIGHT * (coarse @ grey @ coarse.T)
+
+
+def structure_vectors(patches: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Zero-mean, unit-norm :func:`band_pass` vectors of patches over ``mask`` (N×D)."""
+    vectors = band_pass(patches)[:, mask]
     vectors -= vectors.mean(axis=1, keepdims=True)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return vectors / np.maximum(norms, 1e-6)
@@ -175,7 +187,7 @@ def _bank(
         turns = np.array([0.0, 90.0, 180.0, 270.0])
         jitter_turns = _JITTER_TURNS
     mask = patch_mask(patch, round_)
-    patches, group_index, turn_of = [], [], []
+    patches, group_index, turn_of, core = [], [], [], []
     for face, group in zip(faces, groups, strict=True):
         flat = flatten_alpha(face)
         h, w = flat.shape[:2]
@@ -185,14 +197,28 @@ def _bank(
                     quad = _turned_quad(w, h, turn + extra, scale)
                     patches.append(rectify(flat, quad, patch))
                     group_index.append(group)
-                    turn_of.append(turn)
-    vectors = structure_vectors(np.stack(patches), mask)
+                    turn_of.append(float(turn))
+                    core.append(extra == 0.0 and scale == 1.0)
+    stack = np.stack(patches)
+    vectors = structure_vectors(stack, mask)
+    group_arr, turn_arr, core_arr = np.array(group_index), np.array(turn_of), np.array(core)
+    bands = band_pass(stack[core_arr])
+    align: dict[tuple[int, float], np.ndarray] = {}
+    for key in sorted(
+        set(zip(group_arr[core_arr].tolist(), turn_arr[core_arr].tolist(), strict=True))
+    ):
+        chosen = (group_arr[core_arr] == key[0]) & (turn_arr[core_arr] == key[1])
+        mean = bands[chosen].mean(axis=0)
+        mean[~mask] = mean[mask].mean()  # outside the object: no say in the match
+        align[key] = mean.astype(np.float32)
     return TemplateBank(
         round=round_,
         mask=mask,
         vectors=vectors,
-        group=np.array(group_index),
-        turn=np.array(turn_of),
+        group=group_arr,
+        turn=turn_arr,
+        core=core_arr,
+        align=align,
     )
 
 

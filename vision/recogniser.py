@@ -20,7 +20,7 @@ and calls ``detect`` for every camera frame.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -39,7 +39,8 @@ from vision.config import VisionConfig
 from vision.correction import CameraCorrection
 from vision.foreground import downscale, object_mask
 from vision.imageio import MAX_PIXELS, ImageError
-from vision.model import AppearanceModel, build_model, structure_vectors
+from vision.matching import StructureMatch, align, match_structure
+from vision.model import AppearanceModel, build_model
 from vision.rectify import Pyramid, patch_mask
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.tileset import TileSet
@@ -49,12 +50,23 @@ from vision.tileset import TileSet
 class _Scored:
     candidate: Candidate
     patch: np.ndarray
-    group: int
-    turn: float
-    score: float
-    margin: float
-    runner: int = -1  # the next best group
-    runner_turn: float = 0.0
+    match: StructureMatch
+
+    @property
+    def group(self) -> int:
+        return self.match.group
+
+    @property
+    def turn(self) -> float:
+        return self.match.turn
+
+    @property
+    def score(self) -> float:
+        return self.match.score
+
+    @property
+    def margin(self) -> float:
+        return self.match.margin
 
 
 class Recogniser:
@@ -83,12 +95,13 @@ class Recogniser:
         small, scale = downscale(image, self.config.work_width)
         mask = object_mask(small, self.config)
         lap("foreground")
-        candidates, side_work = self._candidates(mask, scale, (width, height), correction)
+        candidates = self._candidates(mask, scale, (width, height), correction)
         lap("candidates")
         pyramid = Pyramid(image)
         scored = self._align_promising(pyramid, self._score_structure(pyramid, candidates))
         lap("structure")
-        chosen, rejected = self._choose(scored, side_work * scale if side_work else None)
+        calibrated = _calibrated_side(correction, self.tileset.tile_size_mm, (width, height))
+        chosen, rejected, side_px = self._choose(scored, calibrated)
         lap("choose")
         tiles, tokens, gains = self._colour(chosen)
         lap("colour")
@@ -98,7 +111,7 @@ class Recogniser:
             tiles=tuple(tiles),
             tokens=tuple(tokens),
             rejected=tuple(rejected),
-            tile_side_px=side_work * scale if side_work else None,
+            tile_side_px=side_px,
             light_gains=(float(gains[0]), float(gains[1]), float(gains[2])),
             timings_ms=timings,
         )
@@ -111,7 +124,7 @@ class Recogniser:
         scale: float,
         size: tuple[int, int],
         correction: CameraCorrection | None,
-    ) -> tuple[list[Candidate], float | None]:
+    ) -> list[Candidate]:
         config = self.config
         tileset = self.tileset
         min_side = config.min_tile_px / scale
@@ -146,151 +159,101 @@ class Recogniser:
                 if quads:
                     cover = explained(blob, quads, True)
                     candidates += [_full(q, scale, True, index, split, cover) for q in quads]
-        return candidates, side
+        return candidates
 
     # -- stage 3 and 4: rectify and match structure --------------------------------------
 
     def _score_structure(self, pyramid: Pyramid, candidates: list[Candidate]) -> list[_Scored]:
+        """A first look at every piece of every split: core templates only."""
         scored: list[_Scored] = []
         patch_px = self.config.patch_px
-        n_groups = len(self.model.groups)
         for round_ in (False, True):
             bank = self.model.bank(round_)
             subset = [c for c in candidates if c.round == round_]
             if bank is None or not subset:
                 continue
             patches = np.stack([pyramid.rectify(c.quad, patch_px) for c in subset])
-            similarity = structure_vectors(patches, bank.mask) @ bank.vectors.T
-            per_group = np.full((len(subset), n_groups), -1.0, np.float32)
-            best_template = np.zeros((len(subset), n_groups), int)
-            for g in np.unique(bank.group):
-                columns = np.flatnonzero(bank.group == g)
-                block = similarity[:, columns]
-                arg = block.argmax(axis=1)
-                per_group[:, g] = block[np.arange(len(subset)), arg]
-                best_template[:, g] = columns[arg]
-            order = np.argsort(-per_group, axis=1)
-            for i, candidate in enumerate(subset):
-                g, runner = int(order[i, 0]), int(order[i, 1]) if n_groups > 1 else -1
-                score = float(per_group[i, g])
-                margin = score - float(per_group[i, runner]) if runner >= 0 else 1.0
-                scored.append(
-                    _Scored(
-                        candidate=candidate,
-                        patch=patches[i],
-                        group=g,
-                        turn=float(bank.turn[best_template[i, g]]),
-                        score=score,
-                        margin=margin,
-                        runner=runner,
-                        runner_turn=float(bank.turn[best_template[i, runner]])
-                        if runner >= 0
-                        else 0.0,
-                    )
-                )
+            matches = match_structure(patches, bank, len(self.model.groups), core_only=True)
+            scored += [_Scored(c, p, m) for c, p, m in zip(subset, patches, matches, strict=True)]
         return scored
 
     def _align_promising(self, pyramid: Pyramid, scored: list[_Scored]) -> list[_Scored]:
-        """Align the candidates of each blob's splits that could still win."""
+        """Align the pieces of each blob's most promising splits (at most two), then judge
+        them against the full bank."""
         by_split: dict[tuple[int, int], list[_Scored]] = {}
         for s in scored:
             by_split.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
-        means = {key: _split_value(members) for key, members in by_split.items()}
-        best_of_blob: dict[int, float] = {}
-        for (blob, _), value in means.items():
-            best_of_blob[blob] = max(best_of_blob.get(blob, -1.0), value)
-        slack = self.config.split_slack
-        return [
-            self._align(pyramid, s)
-            if means[(s.candidate.blob, s.candidate.split)]
-            >= best_of_blob[s.candidate.blob] - slack
-            else s
-            for s in scored
-        ]
+        ranked: dict[int, list[tuple[float, tuple[int, int]]]] = {}
+        for key, members in by_split.items():
+            ranked.setdefault(key[0], []).append((_split_value(members), key))
+        promising = set()
+        for options in ranked.values():
+            options.sort(reverse=True)
+            top = options[0][0]
+            promising |= {
+                key for value, key in options[:2] if value >= top - self.config.split_slack
+            }
+        config = self.config
+        out: list[_Scored] = []
+        refine: list[tuple[int, Candidate]] = []
+        for key, members in by_split.items():
+            for s in members:
+                out.append(s)
+                if key not in promising or s.match.score < config.align_min_score:
+                    continue
+                moved = self._align(pyramid, s)
+                refine.append((len(out) - 1, moved))
+        for round_ in (False, True):
+            bank = self.model.bank(round_)
+            batch = [(i, c) for i, c in refine if c.round == round_]
+            if bank is None or not batch:
+                continue
+            patches = np.stack([pyramid.rectify(c.quad, self.config.patch_px) for _, c in batch])
+            matches = match_structure(patches, bank, len(self.model.groups), core_only=False)
+            for (i, c), patch, match in zip(batch, patches, matches, strict=True):
+                if match.score >= out[i].match.score:
+                    out[i] = _Scored(c, patch, match)
+        return out
 
-    def _align(self, pyramid: Pyramid, s: _Scored) -> _Scored:
-        """Nudge a candidate's quad (shift and scale) until it best fits its group.
+    def _align(self, pyramid: Pyramid, s: _Scored) -> Candidate:
+        """The candidate's quad moved onto its tile (see :func:`vision.matching.align`).
 
-        Blobs include soft shadows and grid cells inherit the block's error, so the
-        first cut can be off by a tenth of a tile; the heart and the colour are judged
-        on the aligned patch. Each of the two best groups is aligned in its own best
-        turn, so that a poor first cut does not decide the motif; only those few
-        templates are used, which keeps this cheap.
+        The best group and, when it is close, the runner-up are both tried, so that a
+        poor first cut does not decide the motif; round pieces also try the turns
+        beside the best one.
         """
-        if s.score < self.config.align_min_score:
-            return s
-        hypotheses = [(s.group, s.turn)]
-        if s.runner >= 0 and s.margin < self.config.align_rivalry:
-            hypotheses.append((s.runner, s.runner_turn))
-        results = [self._align_to(pyramid, s, group, turn) for group, turn in hypotheses]
-        results.sort(key=lambda r: -r[1])
-        quad, score, patch, group, _ = results[0]
-        c = s.candidate
-        moved = Candidate(quad=quad, round=c.round, blob=c.blob, split=c.split, cover=c.cover)
-        rescored = self._rescore(moved, patch)
-        if len(results) > 1 and rescored.group == group:
-            # the rival was aligned too: the lead is over its best, not its first, fit
-            margin = min(rescored.margin, score - results[1][1])
-            return replace(rescored, margin=margin)
-        return rescored
-
-    def _align_to(
-        self, pyramid: Pyramid, s: _Scored, group: int, turn: float
-    ) -> tuple[np.ndarray, float, np.ndarray, int, float]:
         bank = self.model.bank(s.candidate.round)
         assert bank is not None
-        turns = np.abs(((bank.turn - turn) + 180) % 360 - 180)
-        near = self.config.round_rotation_step_deg * 1.01 if bank.round else 1.0
-        rows = bank.vectors[(bank.group == group) & (turns <= near)]
-        patch_px = self.config.patch_px
-        quad = s.candidate.quad
-        patch = s.patch
-        best = float((structure_vectors(patch[None], bank.mask) @ rows.T).max())
-        for step in self.config.align_steps:
-            centre = quad.mean(axis=0)
-            ex = (quad[1] - quad[0]) * step
-            ey = (quad[3] - quad[0]) * step
-            for trials in (
-                [quad + dx * ex + dy * ey for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy],
-                [centre + (quad - centre) * zoom for zoom in (1 - step, 1 + step)],
-            ):
-                patches = np.stack([pyramid.rectify(q, patch_px) for q in trials])
-                fits = (structure_vectors(patches, bank.mask) @ rows.T).max(axis=1)
-                k = int(np.argmax(fits))
-                if fits[k] > best:
-                    quad, best, patch = trials[k].astype(np.float32), float(fits[k]), patches[k]
-                    centre = quad.mean(axis=0)
-        return quad, best, patch, group, turn
-
-    def _rescore(self, candidate: Candidate, patch: np.ndarray) -> _Scored:
-        bank = self.model.bank(candidate.round)
-        assert bank is not None
-        similarity = (structure_vectors(patch[None], bank.mask) @ bank.vectors.T)[0]
-        per_group = np.full(len(self.model.groups), -1.0)
-        best_turn = np.zeros(len(self.model.groups))
-        for g in np.unique(bank.group):
-            columns = np.flatnonzero(bank.group == g)
-            j = columns[int(np.argmax(similarity[columns]))]
-            per_group[g], best_turn[g] = similarity[j], bank.turn[j]
-        order = np.argsort(-per_group)
-        g = int(order[0])
-        margin = float(per_group[g] - per_group[order[1]]) if len(order) > 1 else 1.0
-        runner = int(order[1]) if len(order) > 1 else -1
-        return _Scored(
-            candidate,
-            patch,
-            g,
-            float(best_turn[g]),
-            float(per_group[g]),
-            margin,
-            runner,
-            float(best_turn[runner]) if runner >= 0 else 0.0,
+        m = s.match
+        hypotheses = [(m.group, m.turn)]
+        if m.runner >= 0 and m.margin < self.config.align_rivalry:
+            hypotheses.append((m.runner, m.runner_turn))
+        if bank.round:
+            step = self.config.round_rotation_step_deg
+            hypotheses = [
+                (g, float((t + d) % 360)) for g, t in hypotheses for d in (-step, 0.0, step)
+            ]
+        quad, _ = align(
+            pyramid,
+            s.candidate.quad,
+            hypotheses,
+            bank,
+            self.config.patch_px,
+            self.config.align_zooms,
+            self.config.align_reach,
         )
+        c = s.candidate
+        return Candidate(quad=quad, round=c.round, blob=c.blob, split=c.split, cover=c.cover)
 
     def _choose(
         self, scored: list[_Scored], side_px: float | None
-    ) -> tuple[list[_Scored], list[RejectedCandidate]]:
-        """Keep each blob's best-explained split, then turn down what is not a tile."""
+    ) -> tuple[list[_Scored], list[RejectedCandidate], float | None]:
+        """Keep each blob's best-explained split, then turn down what is not a tile.
+
+        Without a table calibration, the size of a tile in this frame is taken from
+        the pieces that match a tile face clearly; dice, tokens and the like are then
+        judged against it.
+        """
         by_split: dict[tuple[int, int], list[_Scored]] = {}
         for s in scored:
             by_split.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
@@ -299,6 +262,15 @@ class Recogniser:
             value = _split_value(members)
             if blob not in best or value > best[blob][0]:
                 best[blob] = (value, members)
+        if side_px is None:
+            sure = [
+                s.candidate.side
+                for _, members in best.values()
+                for s in members
+                if s.score >= self.config.size_anchor_score
+                and not self.model.group_names[s.group].startswith("token")
+            ]
+            side_px = float(np.median(sure)) if sure else None
         chosen: list[_Scored] = []
         rejected: list[RejectedCandidate] = []
         for _, members in best.values():
@@ -309,7 +281,7 @@ class Recogniser:
                 else:
                     c = s.candidate
                     rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
-        return chosen, rejected
+        return chosen, rejected, side_px
 
     def _rejection(self, s: _Scored, side_px: float | None) -> str | None:
         config = self.config
@@ -383,8 +355,11 @@ def _confidence(score: float, margin: float, clarity: float) -> float:
 
 
 def _calibrated_side(
-    correction: CameraCorrection, tile_mm: float, size: tuple[int, int]
+    correction: CameraCorrection | None, tile_mm: float, size: tuple[int, int]
 ) -> float | None:
+    """A tile's side in pixels at the frame's centre, from the table calibration."""
+    if correction is None:
+        return None
     mm_per_px = correction.mm_per_px((size[0] / 2, size[1] / 2))
     return tile_mm / mm_per_px if mm_per_px else None
 

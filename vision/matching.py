@@ -1,0 +1,135 @@
+"""Stage 4: what a patch shows, up to its colour, and where exactly it lies.
+
+A candidate is first compared with the core templates (every face in every turn) in
+one matrix product for all candidates of a frame. The most promising are then
+aligned: the mean band-passed image of the best groups is slid over a slightly
+larger cut of the frame at three zooms (``cv2.matchTemplate``), which moves the cut
+onto the tile even when the blob it came from included a shadow or a neighbour's
+edge. Aligned patches are judged once more against the full bank, whose extra
+turns and scales absorb what alignment leaves.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.model import TemplateBank, band_pass, structure_vectors
+from vision.rectify import Pyramid
+
+
+@dataclass(frozen=True)
+class StructureMatch:
+    """The best group for one patch, how well it matched, and its nearest rival."""
+
+    group: int
+    turn: float
+    score: float
+    margin: float
+    runner: int
+    runner_turn: float
+
+
+def match_structure(
+    patches: np.ndarray, bank: TemplateBank, n_groups: int, core_only: bool
+) -> list[StructureMatch]:
+    """Best group and turn for each patch (N×P×P×3), by normalised correlation."""
+    if len(patches) == 0:
+        return []
+    columns = np.flatnonzero(bank.core) if core_only else np.arange(len(bank.group))
+    similarity = structure_vectors(patches, bank.mask) @ bank.vectors[columns].T
+    groups, turns = bank.group[columns], bank.turn[columns]
+    per_group = np.full((len(patches), n_groups), -1.0, np.float32)
+    best_turn = np.zeros((len(patches), n_groups))
+    rows = np.arange(len(patches))
+    for g in np.unique(groups):
+        own = np.flatnonzero(groups == g)
+        arg = similarity[:, own].argmax(axis=1)
+        per_group[:, g] = similarity[rows, own[arg]]
+        best_turn[:, g] = turns[own[arg]]
+    order = np.argsort(-per_group, axis=1)
+    matches = []
+    for i in range(len(patches)):
+        g = int(order[i, 0])
+        runner = int(order[i, 1]) if n_groups > 1 and per_group[i, order[i, 1]] > -1 else -1
+        score = float(per_group[i, g])
+        matches.append(
+            StructureMatch(
+                group=g,
+                turn=float(best_turn[i, g]),
+                score=score,
+                margin=score - float(per_group[i, runner]) if runner >= 0 else 1.0,
+                runner=runner,
+                runner_turn=float(best_turn[i, runner]) if runner >= 0 else 0.0,
+            )
+        )
+    return matches
+
+
+def align(
+    pyramid: Pyramid,
+    quad: np.ndarray,
+    hypotheses: list[tuple[int, float]],
+    bank: TemplateBank,
+    patch_px: int,
+    zooms: tuple[float, ...],
+    reach: float,
+) -> tuple[np.ndarray, float]:
+    """Move and scale ``quad`` to where the hypotheses' templates fit best.
+
+    The frame is cut ``reach`` (a share of the side) wider on every side; each
+    template is slid over that cut at each zoom. Returns the new quad and its fit.
+    """
+    margin = max(2, round(reach * patch_px))
+    size = patch_px + 2 * margin
+    centre = quad.mean(axis=0)
+    wide = centre + (quad - centre) * size / patch_px
+    cut = pyramid.rectify(wide, size)
+    inner = _mask_margin(bank.mask)
+    best_fit, best_box = -2.0, None
+    for zoom in zooms:
+        side = max(patch_px + 1, round(size / zoom))
+        view = (
+            cut if side == size else cv2.resize(cut, (side, side), interpolation=cv2.INTER_LINEAR)
+        )
+        band = band_pass(view[None])[0]
+        for key in hypotheses:
+            template = bank.align.get(key)
+            if template is None:
+                continue
+            if inner:
+                template = template[inner:-inner, inner:-inner]
+            response = cv2.matchTemplate(band, np.ascontiguousarray(template), cv2.TM_CCOEFF_NORMED)
+            _, fit, _, (x, y) = cv2.minMaxLoc(response)
+            if fit > best_fit:
+                factor = size / side
+                x0, y0 = (x - inner) * factor, (y - inner) * factor
+                extent = patch_px * factor
+                best_fit = fit
+                best_box = np.array(
+                    [[x0, y0], [x0 + extent, y0], [x0 + extent, y0 + extent], [x0, y0 + extent]]
+                )
+    if best_box is None:
+        return quad, -1.0
+    return _unwarp(best_box, wide, size), float(best_fit)
+
+
+def _mask_margin(mask: np.ndarray) -> int:
+    """How many rows a square mask leaves out at the edge (0 for round masks)."""
+    rows = np.flatnonzero(mask.any(axis=1))
+    if not len(rows):
+        return 0
+    first = int(rows[0])
+    return first if mask[first].sum() == mask[mask.shape[0] // 2].sum() else 0
+
+
+def _unwarp(box: np.ndarray, quad: np.ndarray, size: int) -> np.ndarray:
+    """Map a box in the coordinates of ``rectify(…, quad, size)`` back to the frame."""
+    edge = size - 0.5
+    target = np.array([[-0.5, -0.5], [edge, -0.5], [edge, edge], [-0.5, edge]], np.float32)
+    homography = cv2.getPerspectiveTransform((quad - 0.5).astype(np.float32), target)
+    points = (box - 0.5).reshape(-1, 1, 2).astype(np.float32)
+    back = cv2.perspectiveTransform(points, np.linalg.inv(homography))[:, 0] + 0.5
+    return back.astype(np.float32)
