@@ -139,11 +139,11 @@ class Recogniser:
             split = 0
             if tileset.has_tiles and not round_tiles:
                 for cells in grid_splits(blob, side, config):
+                    shares = coverage(mask, cells)
                     quads = [
                         q
-                        for q in cells
-                        if coverage(mask, q) >= config.cell_coverage_min
-                        and min_side <= _side(q) <= max_side
+                        for q, share in zip(cells, shares, strict=True)
+                        if share >= config.cell_coverage_min and min_side <= _side(q) <= max_side
                     ]
                     if quads:
                         cover = explained(blob, quads, False)
