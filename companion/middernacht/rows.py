@@ -14,7 +14,7 @@ geometry, so the engine still imports nothing from the vision package.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from companion.middernacht.state import Table
@@ -82,20 +82,31 @@ def along_row(tokens: Sequence[SeenToken]) -> list[SeenToken]:
     return sorted(tokens, key=lambda t: (t.center[0] - mx) * dx + (t.center[1] - my) * dy)
 
 
+def group_rows(
+    tokens: Sequence[SeenToken], players: Sequence[str], zone_of: Callable[[Point], str | None]
+) -> dict[str, list[SeenToken]]:
+    """Each player's row: the tokens ``zone_of`` puts in front of him, in order along it.
+
+    ``zone_of`` names the player whose zone holds a point, or None (a token in the
+    box, or elsewhere on the table), so any way of cutting the table into seats fits.
+    """
+    rows: dict[str, list[SeenToken]] = {player: [] for player in players}
+    for token in tokens:
+        player = zone_of(token.center)
+        if player in rows:
+            rows[player].append(token)
+    return {player: along_row(row) for player, row in rows.items()}
+
+
 def rows_in_zones(
     tokens: Sequence[SeenToken], zones: Sequence[SeatZone]
 ) -> dict[str, list[SeenToken]]:
-    """Each player's row: the tokens whose centre lies in his zone, in order along it.
+    """Rows by seat polygons; a token in two overlapping zones goes to the first."""
 
-    Tokens in no zone (in the graves, in the box) belong to no row; a token in two
-    overlapping zones goes to the first.
-    """
-    rows: dict[str, list[SeenToken]] = {zone.player: [] for zone in zones}
-    for token in tokens:
-        zone = next((z for z in zones if z.contains(token.center)), None)
-        if zone is not None:
-            rows[zone.player].append(token)
-    return {player: along_row(row) for player, row in rows.items()}
+    def zone_of(point: Point) -> str | None:
+        return next((zone.player for zone in zones if zone.contains(point)), None)
+
+    return group_rows(tokens, [zone.player for zone in zones], zone_of)
 
 
 def _colour(colour: str | None) -> str:

@@ -179,3 +179,53 @@ def test_a_row_photo_needs_a_seat_and_a_player_of_the_game(app: Flask) -> None:
     assert photo_check(stranger, game_id, "Anna", "red").status_code == 403
     seated = sit(app, new_game(app.test_client())["id"], "Anna")
     assert photo_check(seated, game_id, "Zoe", "red").status_code in (400, 403)
+
+
+def camera_sees(app: Flask, rows: dict[int, list[str | None]], players: int = 3) -> None:
+    """Put a table camera in the app that saw these rows, seat k's in front of seat k."""
+    import math
+    from types import SimpleNamespace
+
+    from web.camera import Sight, sector_of
+
+    size = 600
+    tokens = []
+    for seat, colours in rows.items():
+        angle = 2 * math.pi * seat / players
+        cx, cy = size / 2 - 240 * math.sin(angle), size / 2 + 240 * math.cos(angle)
+        for i, colour in enumerate(colours):
+            offset = 18 * (i - (len(colours) - 1) / 2)
+            center = (cx + offset * math.cos(angle), cy + offset * math.sin(angle))
+            assert sector_of(center, size, size, players) == seat
+            tokens.append({"color": colour, "face_up": colour is not None, "center": list(center)})
+    sight = Sight(
+        at=1.0, width=size, height=size, frame_jpeg=b"", overlay_jpeg=b"", tokens=tuple(tokens)
+    )
+    app.extensions["companion_camera"] = SimpleNamespace(latest=sight, error=None)
+
+
+def test_the_table_camera_checks_every_row_by_seat_zone(app: Flask) -> None:
+    game_id, host, _ = laid_table(app)
+    camera_sees(
+        app,
+        {
+            0: ["red", *[None] * 18, "blue"],
+            1: ["yellow", *[None] * 18, "white"],
+            2: ["green", *[None] * 17, "black"],
+        },
+    )
+    answer = host.get(f"/middernacht/{game_id}/camera-rows").get_json()
+    assert answer["seen"] == {"Anna": 20, "Ben": 20, "Cleo": 19}
+    assert answer["mismatches"] == [
+        {
+            "player": "Cleo",
+            "sentence": "The camera sees 19 vampires in Cleo's row; the game counts 20.",
+        }
+    ]
+    assert host.get(f"/api/games/{game_id}").get_json()["view"]["camera"] is True
+
+
+def test_without_a_table_camera_the_rows_are_checked_by_photo(app: Flask) -> None:
+    game_id, host, _ = laid_table(app)
+    assert host.get(f"/middernacht/{game_id}/camera-rows").status_code == 404
+    assert host.get(f"/api/games/{game_id}").get_json()["view"]["camera"] is False

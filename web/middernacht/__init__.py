@@ -8,10 +8,11 @@ Two routes of our own:
 
 - creating a game: in a seeded game the layout's seed is drawn here, on the server,
   unless the host sets one, so it never passes through a browser by accident;
-- checking the rows from a photo: a phone photographs one player's row, the camera's
-  tokens are compared with the referee's row (length, end colours, nothing face up in
-  the middle) and the mismatches come back as sentences. Nothing is stored: the players
-  fix the table, or the host corrects the game with undo.
+- checking the rows: from the table camera (tokens sorted into the players' rows by
+  seat zone), or from a phone's photo of one row. Each row is compared with the
+  referee's (length, end colours, nothing face up in the middle) and the mismatches come
+  back as sentences. Nothing is stored: the players fix the table, or the host corrects
+  the game with undo.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
 from companion.core.store import StoredGame
-from companion.middernacht.rows import SeenToken, along_row, check_rows
+from companion.middernacht.rows import SeenToken, along_row, check_rows, group_rows
 from companion.middernacht.rules import RULES
 from companion.middernacht.state import Table
 from companion.middernacht.view import view as table_view
@@ -57,10 +58,13 @@ def seats(setup: Mapping[str, Any]) -> list[str]:
 
 
 def view(stored: StoredGame, seat: str | None) -> dict[str, Any]:
-    """The table as every player sees it, and what the phone of ``seat`` may do."""
+    """The table as every player sees it, what the phone of ``seat`` may do, and whether
+    a table camera watches the rows."""
     state: Table = stored.game.state
     sits = None if seat is None else state.seat(seat)
-    return table_view(state, sits)
+    shown = table_view(state, sits)
+    shown["camera"] = "companion_camera" in current_app.extensions
+    return shown
 
 
 @bp.get("/new")
@@ -149,6 +153,34 @@ def row_photo(game_id: str) -> dict[str, Any]:
         "player": player,
         "seen": len(tokens),
         "mismatches": [m.sentence for m in mismatches],
+    }
+
+
+@bp.get("/<game_id>/camera-rows")
+def camera_rows(game_id: str) -> dict[str, Any]:
+    """The rows the table camera sees last, each checked against the referee's.
+
+    Tokens go to the seat whose zone (the shell's seat sectors around the image centre)
+    holds them; the referee's sentences name only what the table may see.
+    """
+    from web.camera import latest, sector_of
+
+    stored = _load(game_id)
+    sight = latest()
+    players = seats(stored.game.setup)
+
+    def zone_of(point: tuple[float, float]) -> str:
+        return players[sector_of(point, sight.width, sight.height, len(players))]
+
+    tokens = [SeenToken.from_json(token) for token in sight.tokens]
+    rows = group_rows(tokens, players, zone_of)
+    return {
+        "at": sight.at,
+        "seen": {player: len(row) for player, row in rows.items()},
+        "mismatches": [
+            {"player": m.player, "sentence": m.sentence}
+            for m in check_rows(stored.game.state, rows)
+        ],
     }
 
 

@@ -49,6 +49,7 @@
     renderGraves(view, moves);
     renderPlayers(view);
     renderCheck(data);
+    watchRows(view);
   }
 
   // -- the player's choices -------------------------------------------------------------
@@ -198,6 +199,36 @@
     el("span", { class: "muted small" },
       `${p.stakes} ${t("middernacht.stakes")} · ${p.garlic_in_hand} ${t("middernacht.garlic")} · ${p.garlic_on_board} ${t("middernacht.garlic_down")}`),
     )));
+  }
+
+  // -- the table camera watching the rows ---------------------------------------------------
+
+  const CAMERA_EVERY_MS = 5000;
+  let cameraTimer = null;
+  let lastSeen = null; // the mismatches of the previous look, as text
+
+  /** Show a difference only when two looks in a row agree, so a hand over a row is no alarm. */
+  async function lookAtRows() {
+    const view = game.data?.view;
+    const card = document.getElementById("camera-check");
+    if (!view || !view.camera || view.phase === "deal" || view.phase === "over") { card.hidden = true; return; }
+    try {
+      const answer = await Companion.api("GET", `/middernacht/${encodeURIComponent(gameId)}/camera-rows`);
+      const sentences = answer.mismatches.map((m) => m.sentence);
+      const key = JSON.stringify(sentences);
+      if (key === lastSeen) {
+        document.getElementById("camera-mismatches").replaceChildren(
+          ...sentences.map((line) => el("li", { class: "mismatch" }, line)));
+        card.hidden = sentences.length === 0;
+      }
+      lastSeen = key;
+    } catch (error) {
+      card.hidden = true; // no camera frame yet: nothing to say
+    }
+  }
+
+  function watchRows(view) {
+    if (view.camera && cameraTimer === null) cameraTimer = setInterval(lookAtRows, CAMERA_EVERY_MS);
   }
 
   // -- checking a row from a photo --------------------------------------------------------
