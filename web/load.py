@@ -26,6 +26,7 @@ connection).
 from __future__ import annotations
 
 import argparse
+import http.client
 import http.cookiejar
 import json
 import math
@@ -207,11 +208,8 @@ class Browser:
         sent = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
         began = time.perf_counter()
         try:
-            with self.opener.open(sent, timeout=REQUEST_TIMEOUT) as answer:
-                status, payload = answer.status, answer.read()
-        except urllib.error.HTTPError as error:
-            status, payload = error.code, error.read()
-        except (OSError, TimeoutError) as error:  # refused, reset, timed out
+            status, payload = self._fetch(sent)
+        except (OSError, http.client.HTTPException) as error:  # refused, reset, cut off
             self.figures.record(kind, time.perf_counter() - began, "error", type(error).__name__)
             return 0, b""
         seconds = time.perf_counter() - began
@@ -222,6 +220,13 @@ class Browser:
         else:
             self.figures.record(kind, seconds, "error", f"HTTP {status} {_reason(payload)}")
         return status, payload
+
+    def _fetch(self, sent: urllib.request.Request) -> tuple[int, bytes]:
+        try:
+            with self.opener.open(sent, timeout=REQUEST_TIMEOUT) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as error:  # a 4xx or 5xx answer, body and all
+            return error.code, error.read()
 
     def post_json(self, kind: str, path: str, body: Any, expect: int = 200) -> dict[str, Any]:
         status, payload = self.request(kind, "POST", path, body, expect=(expect,))

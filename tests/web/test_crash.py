@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,7 +216,8 @@ def test_a_server_killed_during_a_burst_loses_no_confirmed_event_and_doubles_non
     start = table.shown()["version"]
     for thread in threads:
         thread.start()
-    while len(confirmed) < 15:
+    deadline = time.monotonic() + 30
+    while len(confirmed) < 15 and time.monotonic() < deadline:
         stop.wait(0.01)
     table.server.kill()
     stop.set()
