@@ -92,7 +92,7 @@ def render_photo(
         names = ["card", "die", "die", "hand", "mat"][: 2 + level]
         groups += [[_distractor(name, tile_mm, rng)] for name in names]
     items = _arrange(groups, tile_mm, rng)
-    return _draw(tileset, items, rng, effects, size)
+    return _draw(tileset, items, rng, effects, size, level)
 
 
 def _tile_groups(
@@ -215,13 +215,14 @@ def _draw(
     rng: np.random.Generator,
     effects: CameraEffects,
     size: tuple[int, int],
+    level: int,
 ) -> SyntheticPhoto:
     corners_mm = np.concatenate([_corners(i) for i in items]) if items else np.zeros((1, 2))
     lo, hi = corners_mm.min(0), corners_mm.max(0)
     margin = 0.6 * (hi - lo) + 40
     origin = lo - margin
     width, height = ((hi - lo + 2 * margin) * PX_PER_MM).astype(int)
-    scene = random_table(rng, int(width), int(height))
+    scene = random_table(rng, int(width), int(height), level)
     shadow_dir = rng.uniform(-1, 1, 2) * 1.5 * PX_PER_MM
     to_px = lambda pts: (np.asarray(pts) - origin) * PX_PER_MM  # noqa: E731
     for item in items:

@@ -79,6 +79,15 @@ TABLES: dict[str, Callable[[np.random.Generator, int, int], np.ndarray]] = {
 }
 
 
-def random_table(rng: np.random.Generator, width: int, height: int) -> np.ndarray:
-    name = list(TABLES)[int(rng.integers(len(TABLES)))]
+#: Tables by difficulty: a pale top is harder than a dark one, a checked cloth hardest.
+LEVEL_TABLES: tuple[tuple[str, ...], ...] = (
+    ("wood", "felt", "slate"),
+    ("wood", "felt", "slate", "laminate"),
+    ("wood", "felt", "slate", "laminate", "checked-cloth"),
+)
+
+
+def random_table(rng: np.random.Generator, width: int, height: int, level: int = 2) -> np.ndarray:
+    names = LEVEL_TABLES[level]
+    name = names[int(rng.integers(len(names)))]
     return TABLES[name](rng, width, height)
