@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "calibration.commands",
     "web.commands",
     "web.load",
+    "vision.commands",
 )
 
 
