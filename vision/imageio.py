@@ -53,6 +53,17 @@ def read_header(data: bytes) -> ImageHeader | None:
     return None
 
 
+def _signature(data: bytes) -> str | None:
+    """The format a file claims by its first bytes, even if the rest is cut off."""
+    if data.startswith(b"\x89PNG"):
+        return "PNG"
+    if data.startswith(b"\xff\xd8"):
+        return "JPEG"
+    if data.startswith(b"RIFF") and data[8:12] == b"WEBP":
+        return "WebP"
+    return None
+
+
 def _jpeg_header(data: bytes) -> ImageHeader | None:
     """Walk the JPEG markers up to the first start-of-frame, which holds the size."""
     pos = 2
@@ -110,6 +121,9 @@ def decode_image(
         raise ImageError(f"{name} is larger than {max_bytes // (1024 * 1024)} MB.")
     header = read_header(data)
     if header is None:
+        known = _signature(data)
+        if known:
+            raise ImageError(f"{name} is a damaged {known} file that cannot be decoded.")
         raise ImageError(f"{name} is not a PNG, JPEG, BMP or WebP picture.")
     _check_size(header.width, header.height, name, max_pixels)
     flags = cv2.IMREAD_UNCHANGED if keep_alpha else cv2.IMREAD_COLOR
