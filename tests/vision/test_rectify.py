@@ -1,0 +1,33 @@
+"""Rectification: one mapping from quadrilateral to patch for templates and candidates."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.bitenight.tiles import Tile
+from vision.colour import upright
+from vision.model import _turned_quad
+from vision.rectify import Pyramid, flatten_alpha, full_quad, order_corners, rectify
+from vision.tileset import TileSet
+
+
+def test_a_quarter_turn_of_the_quad_is_exactly_a_quarter_turn_of_the_patch(square_set: TileSet):
+    face = flatten_alpha(square_set.faces[Tile.parse("red-coffin-heart")])
+    upright_patch = rectify(face, full_quad(*face.shape[1::-1]), 40)
+    for turn in (90.0, 180.0, 270.0):
+        turned = rectify(face, _turned_quad(face.shape[1], face.shape[0], turn, 1.0), 40)
+        assert np.array_equal(upright(turned, turn), upright_patch)
+
+
+def test_corners_are_put_clockwise_from_the_top_left():
+    shuffled = np.array([[10, 10], [0, 10], [10, 0], [0, 0]], np.float32)
+    assert order_corners(shuffled).tolist() == [[0, 0], [10, 0], [10, 10], [0, 10]]
+
+
+def test_the_pyramid_cuts_a_large_tile_like_a_direct_cut():
+    rng = np.random.default_rng(0)
+    image = np.kron(rng.integers(0, 255, (5, 5, 3)), np.ones((64, 64, 1))).astype(np.uint8)
+    quad = np.array([[32, 32], [288, 32], [288, 288], [32, 288]], np.float32)
+    direct = rectify(image, quad, 40).astype(float)
+    from_pyramid = Pyramid(image).rectify(quad, 40).astype(float)
+    assert np.abs(direct - from_pyramid).mean() < 6
