@@ -14,6 +14,7 @@ geometry, so the engine still imports nothing from the vision package.
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -28,13 +29,19 @@ class SeenToken:
 
     colour: str | None
     center: Point
+    confidence: float = 1.0
 
     @classmethod
     def from_json(cls, raw: Mapping[str, object]) -> SeenToken:
         """One entry of the ``tokens`` list of ``companion detect --json``."""
         x, y = raw["center"]  # type: ignore[misc]
         colour = raw.get("color") if raw.get("face_up") else None
-        return cls(colour if isinstance(colour, str) else None, (float(x), float(y)))
+        confidence = raw.get("confidence", 1.0)
+        return cls(
+            colour if isinstance(colour, str) else None,
+            (float(x), float(y)),
+            float(confidence) if isinstance(confidence, int | float) else 1.0,
+        )
 
 
 @dataclass(frozen=True)
@@ -82,10 +89,51 @@ def along_row(tokens: Sequence[SeenToken]) -> list[SeenToken]:
     return sorted(tokens, key=lambda t: (t.center[0] - mx) * dx + (t.center[1] - my) * dy)
 
 
+#: Detections below this confidence are left out of a row.
+MIN_CONFIDENCE = 0.7
+#: Detections this sure set the row's pitch (the usual gap between token centres).
+SURE_CONFIDENCE = 0.9
+#: Tokens further apart than this many pitches belong to different groups.
+LINK_PITCHES = 1.6
+
+
+def the_row(tokens: Sequence[SeenToken]) -> list[SeenToken]:
+    """The one row among the detections of a zone: the strongest chain of touching tokens.
+
+    A row is laid token against token, so its tokens link up at about one pitch from
+    each other, while false detections (a die, a shadow, a token cut by the image edge,
+    a second small response inside a real token) are weak, isolated or off the chain.
+    The pitch is the median nearest-neighbour distance of the sure detections; the
+    chain with the largest total confidence wins. (The thresholds were chosen on
+    synthetic photos of single rows, seeds 0-19, and checked on seeds 20-39.)
+    """
+    kept = [t for t in tokens if t.confidence >= MIN_CONFIDENCE]
+    if len(kept) < 2:
+        return list(kept)
+    sure = [t for t in kept if t.confidence >= SURE_CONFIDENCE]
+    sure = sure if len(sure) >= 2 else kept
+    pitch = statistics.median(
+        min(math.dist(t.center, o.center) for o in sure if o is not t) for t in sure
+    )
+    link = LINK_PITCHES * pitch
+    best: list[SeenToken] = []
+    unvisited = list(kept)
+    while unvisited:
+        chain = [unvisited.pop(0)]
+        for token in chain:  # grows while it is walked
+            near = [o for o in unvisited if math.dist(token.center, o.center) <= link]
+            chain += near
+            unvisited = [o for o in unvisited if o not in near]
+        if sum(t.confidence for t in chain) > sum(t.confidence for t in best):
+            best = chain
+    return best
+
+
 def group_rows(
     tokens: Sequence[SeenToken], players: Sequence[str], zone_of: Callable[[Point], str | None]
 ) -> dict[str, list[SeenToken]]:
-    """Each player's row: the tokens ``zone_of`` puts in front of him, in order along it.
+    """Each player's row: the row :func:`the_row` finds among the tokens ``zone_of`` puts
+    in front of him, in order along it.
 
     ``zone_of`` names the player whose zone holds a point, or None (a token in the
     box, or elsewhere on the table), so any way of cutting the table into seats fits.
@@ -95,7 +143,7 @@ def group_rows(
         player = zone_of(token.center)
         if player in rows:
             rows[player].append(token)
-    return {player: along_row(row) for player, row in rows.items()}
+    return {player: along_row(the_row(row)) for player, row in rows.items()}
 
 
 def rows_in_zones(

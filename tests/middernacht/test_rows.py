@@ -10,6 +10,7 @@ from companion.middernacht.rows import (
     along_row,
     check_rows,
     rows_in_zones,
+    the_row,
 )
 from tests.middernacht.tables import told_game, with_rows
 
@@ -83,3 +84,23 @@ def test_a_detected_token_from_detect_json_keeps_its_colour_only_face_up() -> No
     up = SeenToken.from_json({"color": "red", "face_up": True, "center": [1.0, 2.0]})
     down = SeenToken.from_json({"color": None, "face_up": False, "center": [3, 4]})
     assert (up, down) == (SeenToken("red", (1.0, 2.0)), SeenToken(None, (3.0, 4.0)))
+
+
+def test_the_row_is_the_chain_of_touching_tokens_not_the_clutter_around_it() -> None:
+    row = laid(["red", None, None, None, "blue"], (300, 300), 20)
+    clutter = [
+        SeenToken("green", (40, 40), 0.95),  # a confident token far away (the box)
+        SeenToken("red", (320, 330), 0.4),  # a weak echo beside the row
+        SeenToken("black", (60, 45), 0.92),
+    ]
+    found = along_row(the_row([clutter[0], *row, clutter[1], clutter[2]]))
+    assert [t.colour for t in found] in (
+        ["red", None, None, None, "blue"],
+        ["blue", None, None, None, "red"],
+    )
+
+
+def test_a_gap_in_the_row_keeps_the_stronger_part() -> None:
+    left = laid(["red", None, None, None], (0, 0), 0)
+    right = laid([None, "blue"], (400, 0), 0)
+    assert len(the_row([*left, *right])) == 4

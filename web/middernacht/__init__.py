@@ -24,7 +24,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 
 from companion.core.store import StoredGame
-from companion.middernacht.rows import SeenToken, along_row, check_rows, group_rows
+from companion.middernacht.rows import SeenToken, along_row, check_rows, group_rows, the_row
 from companion.middernacht.rules import RULES
 from companion.middernacht.state import Table
 from companion.middernacht.view import view as table_view
@@ -121,7 +121,8 @@ def detect_tokens(photo: bytes) -> list[SeenToken]:
     image = decode_image(photo, name="the photo")
     found = recogniser(tileset_path(default_tileset())).detect(image)
     return [
-        SeenToken(token.colour if token.face_up else None, token.center) for token in found.tokens
+        SeenToken(token.colour if token.face_up else None, token.center, token.confidence)
+        for token in found.tokens
     ]
 
 
@@ -148,7 +149,7 @@ def row_photo(game_id: str) -> dict[str, Any]:
         tokens = detector(data)
     except ImageError as error:
         raise Refusal(str(error), 422, "image") from None
-    mismatches = check_rows(stored.game.state, {player: along_row(tokens)})
+    mismatches = check_rows(stored.game.state, {player: along_row(the_row(tokens))})
     return {
         "player": player,
         "seen": len(tokens),
