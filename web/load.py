@@ -30,6 +30,7 @@ import http.client
 import http.cookiejar
 import json
 import math
+import os
 import re
 import subprocess
 import sys
@@ -395,6 +396,16 @@ class ServerProcess:
             output.seek(offset)
             return output.read().decode("utf-8", "replace")
 
+    def cpu_seconds(self) -> float | None:
+        """CPU time the server has used so far (Linux's /proc; None elsewhere)."""
+        if self.process is None:
+            return None
+        try:
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
     def stop(self) -> None:
         if self.process is None:
             return
@@ -414,12 +425,12 @@ class ServerProcess:
 
 
 @contextmanager
-def spawned_server(camera: str | None) -> Iterator[str]:
+def spawned_server(camera: str | None) -> Iterator[tuple[str, ServerProcess | None]]:
     """``companion serve`` on a free loopback port with a temporary database."""
     with tempfile.TemporaryDirectory(prefix="companion-load-") as folder:
         server = ServerProcess(Path(folder) / "load.sqlite3", Path(folder) / "server.log", camera)
         try:
-            yield server.start()
+            yield server.start(), server
         finally:
             server.stop()
 
@@ -483,6 +494,10 @@ def report(summary: dict[str, Any], args: argparse.Namespace, base: str, camera:
             f"{kind:<20}{row['requests']:>7}{_cell(row['p50_ms'])}{_cell(row['p95_ms'])}"
             f"{_cell(row['p99_ms'])}{_cell(row['max_ms'])}{row['stale']:>7}{row['errors']:>8}"
         )
+    cpu = summary.get("server_cpu_seconds")
+    if cpu is not None:
+        share = 100 * summary["server_cpu_share"]
+        lines.append(f"server CPU: {cpu:.1f} s during the run ({share:.0f}% of one core)")
     lines.append(f"errors: {summary['errors']}")
     lines += [f"  {count} × {problem}" for problem, count in summary["problems"].items()]
     return "\n".join(lines)
@@ -494,9 +509,14 @@ def _cell(value: float | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     check_arguments(args)
-    with spawned_server(args.camera) if args.url is None else _given(args.url) as base:
+    with spawned_server(args.camera) if args.url is None else _given(args.url) as (base, server):
+        cpu_before, began = server.cpu_seconds() if server else None, time.monotonic()
         figures, camera = measure(base, args)
+        cpu_after, ended = server.cpu_seconds() if server else None, time.monotonic()
     summary = figures.summary()
+    if cpu_before is not None and cpu_after is not None:
+        summary["server_cpu_seconds"] = round(cpu_after - cpu_before, 2)
+        summary["server_cpu_share"] = round((cpu_after - cpu_before) / (ended - began), 2)
     if args.json:
         print(json.dumps({"url": base, "camera": camera, **summary}, indent=1))
     else:
@@ -505,5 +525,5 @@ def run(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def _given(url: str) -> Iterator[str]:
-    yield url.rstrip("/")
+def _given(url: str) -> Iterator[tuple[str, ServerProcess | None]]:
+    yield url.rstrip("/"), None
