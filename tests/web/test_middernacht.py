@@ -11,7 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 import web.middernacht
+from companion.core.events import Game
+from companion.middernacht import moves
 from companion.middernacht.rows import SeenToken
+from companion.middernacht.rules import RULES
+from companion.middernacht.view import view as table_view
 from tests.web.conftest import csrf, post
 from web import create_app
 
@@ -96,6 +100,14 @@ def test_a_seeded_game_gets_a_seed_that_never_reaches_a_browser(
         phones["Ben"].get(f"/api/games/{game_id}").get_data(as_text=True),
     ]
     assert all("918273645" not in text for text in answers)
+    # Every page gets exactly the referee's view for its seat, which no secret can move
+    # (tests/middernacht/test_view.py shuffles every secret and compares the views).
+    referee = Game(RULES, {"players": PLAYERS, "mode": "seeded", "seed": 918273645})
+    referee.push(moves.turn_lid("Anna", "C4"))
+    for seat, client in [(None, host), *((name, phones[name]) for name in PLAYERS)]:
+        shown = client.get(f"/api/games/{game_id}").get_json()["view"]
+        index = None if seat is None else PLAYERS.index(seat)
+        assert shown == {**table_view(referee.state, index), "camera": False}
     assert host.get(f"/api/games/{game_id}").get_json()["view"]["mode"] == "seeded"
 
 
