@@ -157,3 +157,36 @@ def test_a_short_game_on_phones(server: str, tmp_path: Path) -> None:
         assert anna.locator('[data-player="Anna"] .count').inner_text() == "0 vampires"
         anna.screenshot(path=str(tmp_path / "middernacht-won.png"), full_page=True)
         browser.close()
+
+
+def test_a_table_mode_turn_asks_for_the_lid_and_the_new_end(server: str) -> None:
+    """With real lids the player says what he turned, and what his new end shows."""
+    with playwright.sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM)
+        host = browser.new_context(**PHONE).new_page()
+        host.goto(f"{server}/middernacht/new")
+        host.fill("#player-1", "Anna")
+        host.fill("#player-2", "Ben")
+        host.click("#start")
+        host.wait_for_url(re.compile(r".*/middernacht/[0-9a-f]+$"))
+        for name, left, right in (("Anna", "red", "blue"), ("Ben", "green", "white")):
+            host.select_option(f"#left-{name}", left)
+            host.select_option(f"#right-{name}", right)
+            host.click(f"#ends-{name}")
+            host.locator("#news").filter(has_text=f"{name}'s ends show {left}").wait_for()
+        host.locator("#news").filter(has_text="Every row is laid: Anna begins.").wait_for()
+        host.locator('[data-grave="C4"]:not([disabled])').click()
+        host.get_by_text("Which lid did you turn on C4?").wait_for()
+        host.click('[data-lid="blue"]')
+        host.locator('[data-end="right"]').wait_for()
+        host.click('[data-end="right"]')  # no new end chosen yet: refused, nothing changes
+        host.locator(".toast.error").filter(
+            has_text="the newly turned end must be one of"
+        ).wait_for()
+        host.locator("#controls select").select_option("yellow")
+        host.click('[data-end="right"]')
+        anna = host.locator('[data-player="Anna"]')
+        anna.filter(has_text="29 vampires").wait_for()
+        assert anna.locator(".chip").all_inner_texts() == ["red", "yellow"]
+        assert host.locator('[data-grave="C4"]').is_enabled()  # Anna's turn goes on
+        browser.close()
