@@ -168,7 +168,11 @@ def photo_check(client: FlaskClient, game_id: str, player: str, colours: str):  
     return client.post(
         f"/middernacht/{game_id}/row-photo",
         data={"player": player, "photo": (BytesIO(colours.encode()), "row.jpg")},
-        headers={"X-CSRF-Token": csrf(client), "Origin": "http://localhost"},
+        headers={
+            "X-CSRF-Token": csrf(client),
+            "Origin": "http://localhost",
+            "Accept": "application/json",
+        },
         content_type="multipart/form-data",
     )
 
@@ -241,3 +245,35 @@ def test_without_a_table_camera_the_rows_are_checked_by_photo(app: Flask) -> Non
     game_id, host, _ = laid_table(app)
     assert host.get(f"/middernacht/{game_id}/camera-rows").status_code == 404
     assert host.get(f"/api/games/{game_id}").get_json()["view"]["camera"] is False
+
+
+def test_the_real_recogniser_reads_a_clean_photo_of_a_row() -> None:
+    """The photo check end to end: a rendered row, the bundled tile set, the recogniser."""
+    import cv2
+    import numpy as np
+
+    from companion.middernacht.rows import along_row, the_row
+    from vision.synth.scene import render_photo
+    from vision.tileset import load_tileset
+    from web.tileset import default_tileset, tileset_path
+
+    app = create_app({"TESTING": True, "SECRET_KEY": "k", "GAME_PAGES": ("web.middernacht",)})
+    with app.app_context():
+        tileset = load_tileset(tileset_path(default_tileset()))
+        photo = render_photo(
+            tileset, np.random.default_rng(0), level=0, n_tiles=0, token_rows=1, distractors=False
+        )
+        ok, png = cv2.imencode(".png", photo.image)
+        assert ok
+        seen = along_row(the_row(web.middernacht.detect_tokens(png.tobytes())))
+    truth = along_row([SeenToken(t.colour, t.center) for t in photo.tokens])
+    assert len(seen) == len(truth)
+    assert sorted([seen[0].colour, seen[-1].colour]) == sorted([truth[0].colour, truth[-1].colour])
+
+
+def test_a_photo_that_is_no_image_is_refused_in_a_sentence(app: Flask) -> None:
+    game_id, _, phones = laid_table(app)
+    app.config["MIDDERNACHT_DETECT_TOKENS"] = web.middernacht.detect_tokens
+    answer = photo_check(phones["Anna"], game_id, "Anna", "not a picture")
+    assert answer.status_code == 422
+    assert answer.get_json()["reason"] == "image"
