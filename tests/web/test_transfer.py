@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.serving import make_server
 
 from tests.web.conftest import new_tally, post
+from web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def played_tally(client: FlaskClient) -> dict:
@@ -143,3 +160,58 @@ def test_an_import_may_be_larger_than_an_ordinary_request(app: Flask, client: Fl
     app.config["MAX_JSON_BYTES"] = 300  # a real evening's log outgrows the real 64 KB
     assert len(json.dumps(log)) > 300
     assert post(client, "/api/games/import", log).status_code == 201
+
+
+# -- in a browser: the host bar's download, the start page's import ------------------------
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The real app on a free loopback port, in a thread."""
+    app = create_app({"DATABASE": str(tmp_path / "games.sqlite3"), "SECRET_KEY": "browser"})
+    httpd = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_port}"
+    httpd.shutdown()
+    thread.join(5)
+
+
+@pytest.mark.browser
+def test_a_downloaded_game_opens_again_from_the_start_page(
+    live_server: str, tmp_path: Path
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"the browser tests need Chromium at {CHROMIUM}")
+    setup = {"players": ["Anna", "Ben", "Cleo"], "reading": "photo"}
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        host = browser.new_context(accept_downloads=True).new_page()
+        host.goto(f"{live_server}/")
+        game = host.evaluate(
+            "(setup) => Companion.api('POST', '/api/games', {kind: 'bite-night', setup})", setup
+        )
+        host.goto(live_server + game["url"])
+        with host.expect_download() as download:
+            host.click("#export-game")
+        saved = tmp_path / "saved.json"
+        download.value.save_as(saved)
+        assert json.loads(saved.read_text())["kind"] == "bite-night"
+
+        other = browser.new_context().new_page()  # another laptop: not the old host
+        other.goto(f"{live_server}/")
+        other.set_input_files("#import-game input[type=file]", str(saved))
+        other.click("#import-game button")
+        other.wait_for_url(re.compile(r"/bite-night/[0-9a-f]{12}$"))
+        assert game["id"] not in other.url
+        sync_api.expect(other.locator("#hostbar")).to_be_visible()
+        sync_api.expect(other.locator("#room-code")).not_to_have_text(game["room"])
+
+        other.goto(f"{live_server}/")
+        bad = tmp_path / "notes.json"
+        bad.write_text("shopping list")
+        other.set_input_files("#import-game input[type=file]", str(bad))
+        other.click("#import-game button")
+        sync_api.expect(other.locator(".toast")).to_contain_text("not a saved game")
+        browser.close()

@@ -269,6 +269,7 @@ const Companion = (() => {
     redo.disabled = !data.can_redo;
     undo.onclick = () => game.undo();
     redo.onclick = () => game.redo();
+    document.getElementById("export-game").href = `/api/games/${encodeURIComponent(data.id)}/export`;
   }
 
   return { t, el, api, upload, toast, confirm, keepAwake, beep, Game, hostBar, ApiError };
