@@ -257,3 +257,28 @@ def test_two_phones_tapping_the_next_card_at_once_apply_it_once(table: Table) ->
     assert [event["data"] for event in log if event["kind"] == "reveal-card"] == [
         {"card": "color:blue"}
     ]
+
+
+def test_two_phones_taking_the_same_free_seat_at_once_get_it_once(table: Table) -> None:
+    setup = {"players": PLAYERS, "deck": "basic", "reading": "photo"}
+    game = table.host.post_json("create", "/api/games", {"kind": "bite-night", "setup": setup}, 201)
+    phones = [Browser(table.host.base, Figures()) for _ in range(2)]
+    for phone in phones:
+        phone.open_page()
+    barrier = threading.Barrier(2)
+    answers: list[int] = []
+
+    def claim(phone: Browser) -> None:
+        barrier.wait()
+        answers.append(phone.request("claim", "POST", f"/api/games/{game['id']}/seats/Anna")[0])
+
+    threads = [threading.Thread(target=claim, args=(phone,)) for phone in phones]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(answers) == [200, 409]
+    seated = [
+        json.loads(phone.request("look", "GET", f"/api/games/{game['id']}")[1]) for phone in phones
+    ]
+    assert sorted(str(shown["you"]["seat"]) for shown in seated) == ["Anna", "None"]
