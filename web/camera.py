@@ -152,9 +152,10 @@ class CameraLoop:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop after the frame being looked at (native code must not be cut off at exit)."""
         self._stop.set()
         if self._thread is not None:
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=60)
         self.source.close()
 
     def _run(self) -> None:

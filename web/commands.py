@@ -9,6 +9,7 @@ open (the machine's LAN address) with a QR code of it, and serves until Ctrl-C.
 from __future__ import annotations
 
 import argparse
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -21,6 +22,7 @@ from web.camera import PHOTO_SUFFIXES
 from web.config import DEFAULT_PHOTOS, DEFAULT_TILESET, default_database
 
 DEFAULT_PORT = 8000
+NO_CAMERA = "none (phones photograph their tiles)"
 #: Each phone holds one thread for its live stream (and one while it watches the
 #: camera), so the pool is far larger than waitress's default of four.
 DEFAULT_THREADS = 48
@@ -75,6 +77,19 @@ def camera_spec(text: str | None) -> int | Path | None:
     return path
 
 
+def announce(app: Any, port: int, host: str) -> str:
+    """Print the address phones open (the LAN address when bound to every interface)."""
+    shown_host = lan_address() if host in ("0.0.0.0", "") else host
+    url = f"http://{shown_host}:{port}/"
+    app.config["PUBLIC_URL"] = url
+    print(f"Companion table server: open {url} on the phones (Ctrl-C stops it)")
+    return url
+
+
+def _stop_on_terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def check_free(host: str, port: int) -> None:
     """Refuse at once when the address is taken (before any server is half built)."""
     probe = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -116,24 +131,23 @@ def serve(args: argparse.Namespace) -> int:
         "CAMERA": camera,
     }
     check_free(args.host, args.port)
+    signal.signal(signal.SIGTERM, _stop_on_terminate)  # a service manager stops it cleanly
     app = create_app(config)
-    server = create_server(app, host=args.host, port=args.port, threads=args.threads)
-    port = server.effective_port  # type: ignore[union-attr]
-    shown_host = lan_address() if args.host in ("0.0.0.0", "") else args.host
-    url = f"http://{shown_host}:{port}/"
-    app.config["PUBLIC_URL"] = url
-    print(f"Companion table server: open {url} on the phones (Ctrl-C stops it)")
-    print(f"database: {config['DATABASE']}")
-    print(f"tile set: {tileset}")
-    print(f"camera:   {camera if camera is not None else 'none (phones photograph their tiles)'}")
-    segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
-    sys.stdout.flush()
-    try:
+    server = None
+    try:  # from here on the camera thread runs: stop it whatever happens
+        server = create_server(app, host=args.host, port=args.port, threads=args.threads)
+        url = announce(app, server.effective_port, args.host)  # type: ignore[union-attr]
+        print(f"database: {config['DATABASE']}")
+        print(f"tile set: {tileset}")
+        print(f"camera:   {camera if camera is not None else NO_CAMERA}")
+        segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
+        sys.stdout.flush()
         server.run()  # type: ignore[union-attr]
     except KeyboardInterrupt:
         print("stopped")
     finally:
-        server.close()  # type: ignore[union-attr]
+        if server is not None:
+            server.close()  # type: ignore[union-attr]
         stop = app.extensions.get("companion_camera_stop")
         if stop is not None:
             stop()

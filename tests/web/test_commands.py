@@ -49,6 +49,18 @@ def test_serve_prints_the_address_and_a_qr_code_and_stops_on_ctrl_c(tmp_path: Pa
     assert database.exists()
 
 
+def test_serve_stops_cleanly_when_terminated(tmp_path: Path) -> None:
+    server = serve("--db", str(tmp_path / "games.sqlite3"))
+    try:
+        assert server.stdout.readline().startswith("Companion table server")  # type: ignore[union-attr]
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
+        server.stdout.close()  # type: ignore[union-attr]
+        server.stderr.close()  # type: ignore[union-attr]
+    assert server.returncode == 0
+
+
 def test_serve_refuses_a_folder_that_is_not_a_tile_set(tmp_path: Path, capsys) -> None:
     assert main(["serve", "--tileset", str(tmp_path), "--db", str(tmp_path / "x.db")]) == 1
     assert "is not a tile set folder" in capsys.readouterr().err
