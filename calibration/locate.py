@@ -76,6 +76,9 @@ def find_markers(image: np.ndarray) -> dict[int, list[np.ndarray]]:
     )
     parameters = cv2.aruco.DetectorParameters()
     parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    # Tile artwork sometimes decodes as a marker after bit correction; the printed
+    # markers are sharp enough to need little.
+    parameters.errorCorrectionRate = 0.3
     detector = cv2.aruco.ArucoDetector(aruco_dictionary(), parameters)
     corners, ids, _ = detector.detectMarkers(small)
     found: dict[int, list[np.ndarray]] = {}
@@ -109,19 +112,23 @@ def locate_page(
         by_page.setdefault((size.name, page), []).extend((marker_id, quad) for quad in quads)
     if not by_page:
         raise SheetNotFoundError(f"no calibration sheet found in photo {source}")
-    (size_name, number), seen = max(by_page.items(), key=lambda item: len(item[1]))
-    if len(seen) < MIN_MARKERS:
+    kwargs = {} if token_colours is None else {"token_colours": token_colours}
+    fits = []
+    for (size_name, number), seen in by_page.items():
+        if len({marker_id for marker_id, _ in seen}) < MIN_MARKERS:
+            continue  # a lone marker, or artwork that decodes as one now and then
+        layout = layout_for_size(Paper.A4, sizes[size_name], **kwargs)
+        page = layout.pages[number - 1]
+        printed = {marker.id: np.array(marker.corners_mm, np.float64) for marker in page.markers}
+        fit = _best_fit(seen, printed)
+        if fit is not None:
+            fits.append((fit, layout, page))
+    if not fits:
         raise SheetNotFoundError(
             f"only one corner marker of the calibration sheet is visible in photo {source}; "
             "photograph the whole page"
         )
-    kwargs = {} if token_colours is None else {"token_colours": token_colours}
-    layout = layout_for_size(Paper.A4, sizes[size_name], **kwargs)
-    page = layout.pages[number - 1]
-    printed = {marker.id: np.array(marker.corners_mm, np.float64) for marker in page.markers}
-    fit = _best_fit(seen, printed)
-    if fit is None:
-        raise SheetNotFoundError(f"the calibration sheet in photo {source} is too distorted")
+    fit, layout, page = max(fits, key=lambda f: (f[0][1] <= MAX_REPROJECTION_MM, f[0][2], -f[0][1]))
     homography, error_mm, used = fit
     if error_mm > MAX_REPROJECTION_MM:
         raise SheetNotFoundError(

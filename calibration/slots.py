@@ -55,6 +55,7 @@ class SlotReading:
     angle_deg: float = 0.0
     round_: bool = False
     gain: GainField | None = None
+    hull_mm: np.ndarray | None = None  # the piece's convex outline, N × 2 page mm
 
     @property
     def occupied(self) -> bool:
@@ -83,7 +84,8 @@ class PageReader:
         if hull is None or covered < OCCUPIED_SHARE:
             return SlotReading(slot, covered)
         centre_mm, side_mm, angle, round_ = _outline(hull, window)
-        return SlotReading(slot, covered, centre_mm, side_mm, angle, round_, gain)
+        hull_mm = np.array(_pixel_mm(hull[:, 0, 0], hull[:, 0, 1], window)).T
+        return SlotReading(slot, covered, centre_mm, side_mm, angle, round_, gain, hull_mm)
 
     def cut_face(
         self, reading: SlotReading, side_mm: float, round_: bool, turn_deg: float | None = None
@@ -273,3 +275,36 @@ def _outline(
     (rx, ry), (w, h), angle = cv2.minAreaRect(hull)
     angle = (angle + 45.0) % 90.0 - 45.0  # the piece lies nearly upright
     return to_mm(rx, ry), ((w + h) / 2 + 1) / ppm, angle, False
+
+
+def centre_of_disc(reading: SlotReading, diameter_mm: float) -> tuple[float, float]:
+    """The centre of a disc of known size in a round piece's outline.
+
+    The outline of a round piece often bulges where its shadow or a blurred dark rim
+    joins it; a circle of the size all the pieces share, fitted to the outline with
+    the worst-fitting part left out, is centred on the piece itself.
+    """
+    assert reading.hull_mm is not None, "only an occupied slot has an outline"
+    points = _resample(reading.hull_mm, step_mm=0.5)
+    centre = np.array(reading.centre_mm, np.float64)
+    radius = diameter_mm / 2
+    for _ in range(10):
+        offsets = points - centre
+        distances = np.maximum(np.linalg.norm(offsets, axis=1), 1e-6)
+        residuals = distances - radius
+        keep = np.abs(residuals) <= np.quantile(np.abs(residuals), 0.6)
+        step = (residuals[keep, None] * offsets[keep] / distances[keep, None]).mean(axis=0)
+        centre += step
+        if np.linalg.norm(step) < 0.01:
+            break
+    return float(centre[0]), float(centre[1])
+
+
+def _resample(polygon: np.ndarray, step_mm: float) -> np.ndarray:
+    """Points every ``step_mm`` along a closed polygon (a hull's vertices are uneven)."""
+    points = []
+    for start, end in zip(polygon, np.roll(polygon, -1, axis=0), strict=True):
+        count = max(1, int(np.linalg.norm(end - start) / step_mm))
+        for t in np.arange(count) / count:
+            points.append(start + t * (end - start))
+    return np.array(points)

@@ -8,7 +8,7 @@ empty, a tile in the wrong slot), raised before anything is written.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from calibration.alignment import upright_turns
 from calibration.checks import Misplaced, misplaced_tile, misplaced_token
 from calibration.layout import TOKEN_BACK_SLOT, Slot
 from calibration.locate import LocatedPage, locate_page
-from calibration.slots import PageReader, SlotReading
+from calibration.slots import PageReader, SlotReading, centre_of_disc
 from companion.bitenight.tiles import Tile
 from companion.errors import CompanionError
 from companion.middernacht.tokens import DEFAULT_TOKEN_COLOURS
@@ -76,6 +76,11 @@ def teach(
         tile_size = float(np.median([r.reading.side_mm for r in tile_readings]))
         round_ = tile_shape == "round"
         by_tile = {Tile.parse(r.reading.slot.id): r for r in tile_readings}
+        if round_:
+            by_tile = {
+                tile: _Reading(r.reader, _centred(r.reading, tile_size))
+                for tile, r in by_tile.items()
+            }
         faces = {
             tile: r.reader.cut_face(r.reading, tile_size, round_) for tile, r in by_tile.items()
         }
@@ -93,7 +98,7 @@ def teach(
         token_readings = [readings[slot.id] for slot in token_slots]
         diameter = float(np.median([r.reading.side_mm for r in token_readings]))
         for r in token_readings:
-            face = r.reader.cut_face(r.reading, diameter, round_=True)
+            face = r.reader.cut_face(_centred(r.reading, diameter), diameter, round_=True)
             if r.reading.slot.id == TOKEN_BACK_SLOT:
                 back = face
             else:
@@ -110,6 +115,11 @@ def teach(
         token_faces=token_faces,
         token_back=back,
     )
+
+
+def _centred(reading: SlotReading, diameter_mm: float) -> SlotReading:
+    """The reading of a round piece with its centre fitted to its known size."""
+    return replace(reading, centre_mm=centre_of_disc(reading, diameter_mm))
 
 
 def _check_one_sheet(pages: list[LocatedPage]) -> None:

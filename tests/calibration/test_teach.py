@@ -11,6 +11,7 @@ import pytest
 from calibration.commands import register  # noqa: F401  (the CLI is exercised below)
 from calibration.teach import TeachError, teach
 from companion.cli import main
+from companion.errors import CompanionError
 from vision.recogniser import Recogniser
 from vision.synth.scene import render_photo
 from vision.tileset import TileSet, load_tileset
@@ -145,7 +146,7 @@ def test_the_same_page_twice_is_named() -> None:
 
 def test_a_photo_without_the_sheet_is_named() -> None:
     table = np.full((600, 800, 3), (60, 90, 120), np.uint8)
-    with pytest.raises(TeachError, match=r"^no calibration sheet found in photo table.jpg$"):
+    with pytest.raises(CompanionError, match=r"^no calibration sheet found in photo table.jpg$"):
         teach([("table.jpg", table)], name="x")
 
 
