@@ -118,6 +118,8 @@ class Tally:
 class Figures:
     kinds: dict[str, Tally] = field(default_factory=lambda: defaultdict(Tally))
     problems: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    #: What the camera loop did: recognition time of each new frame the viewer saw.
+    camera_frames: dict[float, float] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def record(self, kind: str, seconds: float, outcome: str, problem: str = "") -> None:
@@ -159,6 +161,8 @@ class Figures:
             },
             "errors": self.errors,
             "problems": dict(sorted(self.problems.items())),
+            "camera_frames": len(self.camera_frames),
+            "recognition_p50_ms": _ms(percentile(sorted(self.camera_frames.values()), 50)),
         }
 
 
@@ -335,7 +339,11 @@ def watch_camera(viewer: Browser, until: float, fps: float) -> None:
         if now >= next_frame:
             next_frame += 1 / fps
             viewer.request("camera frame", "GET", "/camera/frame.jpg")
-            viewer.request("camera detections", "GET", "/camera/detections")
+            status, payload = viewer.request("camera detections", "GET", "/camera/detections")
+            if status == 200:
+                sight = json.loads(payload)
+                with viewer.figures.lock:
+                    viewer.figures.camera_frames[sight["at"]] = sight["seconds"]
         time.sleep(max(0.0, next_frame - time.monotonic()))
 
 
@@ -493,6 +501,11 @@ def report(summary: dict[str, Any], args: argparse.Namespace, base: str, camera:
         lines.append(
             f"{kind:<20}{row['requests']:>7}{_cell(row['p50_ms'])}{_cell(row['p95_ms'])}"
             f"{_cell(row['p99_ms'])}{_cell(row['max_ms'])}{row['stale']:>7}{row['errors']:>8}"
+        )
+    if camera:
+        lines.append(
+            f"camera loop: {summary['camera_frames']} new frames seen in {args.seconds:g} s, "
+            f"recognition {_cell(summary['recognition_p50_ms']).strip()} ms per frame (median)"
         )
     cpu = summary.get("server_cpu_seconds")
     if cpu is not None:
