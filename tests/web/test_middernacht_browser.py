@@ -169,12 +169,22 @@ def test_a_table_mode_turn_asks_for_the_lid_and_the_new_end(server: str) -> None
         host.fill("#player-2", "Ben")
         host.click("#start")
         host.wait_for_url(re.compile(r".*/middernacht/[0-9a-f]+$"))
-        for name, left, right in (("Anna", "red", "blue"), ("Ben", "green", "white")):
-            host.select_option(f"#left-{name}", left)
-            host.select_option(f"#right-{name}", right)
-            host.click(f"#ends-{name}")
-            host.locator("#news").filter(has_text=f"{name}'s ends show {left}").wait_for()
+        code = host.locator("#room-code").inner_text()
+        ben = browser.new_context(**PHONE).new_page()
+        ben.goto(f"{server}/r/{code}")
+        ben.click('#seats .seat[data-seat="Ben"]')
+        ben.locator("#ends-Ben").wait_for()
+        # The host is half-way through Anna's ends when Ben's phone sends his: the
+        # host's page updates, and Anna's half-made choice stays.
+        host.select_option("#left-Anna", "red")
+        ben.select_option("#left-Ben", "green")
+        ben.select_option("#right-Ben", "white")
+        ben.click("#ends-Ben")
+        host.locator("#news").filter(has_text="Ben's ends show green and white.").wait_for()
+        host.select_option("#right-Anna", "blue")
+        host.click("#ends-Anna")
         host.locator("#news").filter(has_text="Every row is laid: Anna begins.").wait_for()
+        assert host.locator('[data-player="Anna"] .chip').all_inner_texts() == ["red", "blue"]
         host.locator('[data-grave="C4"]:not([disabled])').click()
         host.get_by_text("Which lid did you turn on C4?").wait_for()
         host.click('[data-lid="blue"]')

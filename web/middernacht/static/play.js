@@ -56,6 +56,11 @@
 
   function renderControls(view, moves) {
     const box = document.getElementById("controls");
+    // Another phone's step re-renders this page; while this player's choices stay the
+    // same, keep the controls (and a colour he is picking) as they are.
+    const signature = JSON.stringify([moves, lidFor, view.open_grave, view.pending]);
+    if (box.dataset.signature === signature) return;
+    box.dataset.signature = signature;
     const parts = [];
     for (const [player, actions] of Object.entries(moves)) {
       if (Object.keys(moves).length > 1 || player !== view.you) parts.push(el("h2", {}, t("middernacht.for", { name: player })));
