@@ -14,11 +14,14 @@ import cv2
 import numpy as np
 
 from calibration.layout import Paper, build_layout, check_token_colours
-from calibration.printing import DEFAULT_DPI, write_sheet
+from calibration.printing import DEFAULT_DPI, write_pages, write_sheet
 from calibration.render import render_sheet_photo
+from calibration.seats import seat_marker_pages, zones_from_markers
+from calibration.table import calibrate_table, table_calibration_path
 from calibration.teach import TeachError, teach
 from companion.errors import CompanionError, UsageError
 from companion.middernacht.tokens import DEFAULT_TOKEN_COLOURS
+from vision.correction import CameraCorrection
 from vision.imageio import read_image
 from vision.synth.camera import random_effects
 from vision.tileset import TILE_SHAPES, load_tileset, save_tileset
@@ -34,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     commands = calibration.add_subparsers(title="commands", metavar="COMMAND", required=True)
     _register_sheet(commands)
     _register_render_sheet(commands)
+    _register_table(commands)
+    _register_seat_markers(commands)
+    _register_seats(commands)
     _register_teach(subparsers)
 
 
@@ -183,4 +189,85 @@ def _run_render_sheet(args: argparse.Namespace) -> int:
         if not cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92]):
             raise CompanionError(f"{path} could not be written")
         print(path)
+    return 0
+
+
+def _register_table(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "table",
+        help="calibrate a fixed table camera from one frame with the sheet on the table",
+        description="From one frame of a fixed camera with any page of the calibration "
+        "sheet lying flat on the table: the mapping from pixels to millimetres on the "
+        "table and a colour correction for the lamp, saved for that camera. Use it with "
+        "'companion detect --table FILE'.",
+    )
+    parser.add_argument("frame", metavar="FRAME", type=Path)
+    parser.add_argument("--camera", default="camera", help="a name for this camera")
+    parser.add_argument(
+        "--out",
+        metavar="FILE",
+        type=Path,
+        help="where to save it (default: the camera's file in the user data folder)",
+    )
+    parser.set_defaults(run=_run_table)
+
+
+def _run_table(args: argparse.Namespace) -> int:
+    correction = calibrate_table(read_image(args.frame), str(args.frame), args.camera)
+    out = args.out or table_calibration_path(args.camera)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    correction.save(out)
+    gains = np.diag(correction.colour_matrix)
+    mm_per_px = correction.mm_per_px((0.0, 0.0))
+    print(
+        f"saved {out}: {1 / mm_per_px:.2f} px per mm at the image corner, colour gains "
+        f"B {gains[0]:.2f} G {gains[1]:.2f} R {gains[2]:.2f}"
+    )
+    return 0
+
+
+def _register_seat_markers(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "seat-markers",
+        help="write printable seat markers (PDF or PNG)",
+        description="Write one marker per seat to print, cut out and lay on the table "
+        "where each player's collection goes; 'companion calibration seats' then finds "
+        "them in a camera frame.",
+    )
+    parser.add_argument("out", metavar="OUT.pdf|OUT.png", type=Path)
+    parser.add_argument("--seats", type=int, default=4, help="how many seats (2-6, default 4)")
+    parser.add_argument("--paper", choices=[p.value for p in Paper], default=Paper.A4.value)
+    parser.set_defaults(run=_run_seat_markers)
+
+
+def _run_seat_markers(args: argparse.Namespace) -> int:
+    paper = Paper(args.paper)
+    pages = seat_marker_pages(args.seats, paper, DEFAULT_DPI)
+    for path in write_pages(args.out, pages, [paper.size_mm] * len(pages), DEFAULT_DPI):
+        print(path)
+    return 0
+
+
+def _register_seats(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "seats",
+        help="derive seat zones from the seat markers in a camera frame",
+        description="Find the printed seat markers in a frame of the table camera and give "
+        "each seat the part of the table nearest its marker. With --table the zones are "
+        "worked out in table millimetres, so the camera's tilt favours no seat.",
+    )
+    parser.add_argument("frame", metavar="FRAME", type=Path)
+    parser.add_argument("--out", metavar="zones.json", type=Path, required=True)
+    parser.add_argument("--table", metavar="FILE", type=Path, help="the camera's table calibration")
+    parser.set_defaults(run=_run_seats)
+
+
+def _run_seats(args: argparse.Namespace) -> int:
+    homography = None
+    if args.table is not None:
+        homography = CameraCorrection.load(args.table).homography_px_to_mm
+    zones = zones_from_markers(read_image(args.frame), str(args.frame), homography)
+    args.out.write_text(zones.to_json() + "\n", encoding="utf-8")
+    seats = ", ".join(zone.seat for zone in zones.zones)
+    print(f"saved {args.out}: zones for seats {seats} (in {zones.units})")
     return 0

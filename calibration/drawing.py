@@ -72,14 +72,24 @@ def draw_slot(canvas: np.ndarray, slot: Slot, scale: float) -> None:
         radius = round((half - 0.6) * scale * 16)
         cv2.circle(canvas, centre, radius, 200, max(1, round(0.3 * scale)), cv2.LINE_AA, 4)
     label_y = cy + half + LABEL_BAND_MM / 2
-    _put_text(canvas, slot.label, (cx, label_y), 0.62 * LABEL_BAND_MM, scale, BLACK)
+    put_text(canvas, slot.label, (cx, label_y), 0.62 * LABEL_BAND_MM, scale, BLACK)
 
 
 def _draw_marker(canvas: np.ndarray, marker: Marker, scale: float) -> None:
+    draw_marker_at(canvas, marker.id, marker.corners_mm[0], MARKER_MM, scale)
+
+
+def draw_marker_at(
+    canvas: np.ndarray,
+    marker_id: int,
+    origin_mm: tuple[float, float],
+    size_mm: float,
+    scale: float,
+) -> None:
     """Each of the 6 × 6 cells (with the black border) filled exactly at its millimetres."""
-    bits = cv2.aruco.generateImageMarker(aruco_dictionary(), marker.id, 6, borderBits=1)
-    (x0, y0) = marker.corners_mm[0]
-    cell = MARKER_MM / 6
+    bits = cv2.aruco.generateImageMarker(aruco_dictionary(), marker_id, 6, borderBits=1)
+    x0, y0 = origin_mm
+    cell = size_mm / 6
     for row in range(6):
         for col in range(6):
             if bits[row, col] == 0:
@@ -116,23 +126,23 @@ def _draw_captions(canvas: np.ndarray, page: Page, scale: float) -> None:
     hint = "Lay each piece face up in its slot, upright as you read its label. Print at 100 %."
     ruler_text = "This bar is 100 mm at true scale"
     if not page.landscape:
-        _put_text(canvas, title, (left + band + 4, top + 5.0), 3.0, scale, BLACK, anchor="left")
-        _put_text(canvas, hint, (left + band + 4, top + 10.5), 2.2, scale, BLACK, anchor="left")
+        put_text(canvas, title, (left + band + 4, top + 5.0), 3.0, scale, BLACK, anchor="left")
+        put_text(canvas, hint, (left + band + 4, top + 10.5), 2.2, scale, BLACK, anchor="left")
         x1 = right - band - 4
         _ruler(canvas, (x1 - 100, bottom - 4.5), scale, vertical=False)
-        _put_text(canvas, ruler_text, (x1 - 50, bottom - 10), 2.4, scale, BLACK)
+        put_text(canvas, ruler_text, (x1 - 50, bottom - 10), 2.4, scale, BLACK)
     else:  # texts run up the left band, the ruler up the right band
         x_mid = left + band / 2
         y_start = bottom - band - 2 * (PATCH_MM + BAND_GAP_MM) - 4  # above the patches
-        _put_text(
+        put_text(
             canvas, title, (x_mid - 3.5, y_start), 3.0, scale, BLACK, anchor="left", rotate=True
         )
-        _put_text(
+        put_text(
             canvas, hint, (x_mid + 3.0, y_start), 2.2, scale, BLACK, anchor="left", rotate=True
         )
         y1 = bottom - band - 4
         _ruler(canvas, (right - 4.5, y1), scale, vertical=True)
-        _put_text(canvas, ruler_text, (right - 10, y1 - 50), 2.4, scale, BLACK, rotate=True)
+        put_text(canvas, ruler_text, (right - 10, y1 - 50), 2.4, scale, BLACK, rotate=True)
 
 
 def _ruler(canvas: np.ndarray, start: tuple[float, float], scale: float, vertical: bool) -> None:
@@ -156,7 +166,7 @@ def _fill_rect(
     canvas[max(y0, 0) : max(y1, 0), max(x0, 0) : max(x1, 0)] = value
 
 
-def _put_text(
+def put_text(
     canvas: np.ndarray,
     text: str,
     at_mm: tuple[float, float],

@@ -320,5 +320,7 @@ def marker_owner(marker_id: int) -> tuple[SheetSize, int, int] | None:
     return None
 
 
-def write_layout(path: str | Path, layout: SheetLayout, png_names: list[str], dpi: int) -> None:
+def write_layout(
+    path: str | Path, layout: SheetLayout, png_names: list[str] | None, dpi: int
+) -> None:
     Path(path).write_text(layout.to_json(png_names, dpi) + "\n", encoding="utf-8")

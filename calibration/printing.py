@@ -36,24 +36,31 @@ def write_sheet(
     layout_out: str | Path | None = None,
 ) -> list[Path]:
     """Write the sheet as a PDF or PNG file(s) (by the suffix of ``out``); return the files."""
+    rasters = [draw_page(page, dpi) for page in layout.pages]
+    written = write_pages(out, rasters, [page.paper_mm for page in layout.pages], dpi)
+    if layout_out is not None:
+        png_names = None if Path(out).suffix.lower() == ".pdf" else [p.name for p in written]
+        write_layout(layout_out, layout, png_names, dpi)
+        written.append(Path(layout_out))
+    return written
+
+
+def write_pages(
+    out: str | Path, rasters: list[np.ndarray], papers_mm: list[tuple[float, float]], dpi: float
+) -> list[Path]:
+    """Grey page rasters as one PDF, or one PNG per page (INTERFACES.md naming)."""
     out = Path(out)
     suffix = out.suffix.lower()
     if suffix not in (".pdf", ".png"):
         raise CompanionError(f"{out} must end in .pdf or .png")
     if not out.parent.is_dir():
         raise CompanionError(f"folder {out.parent} does not exist")
-    rasters = [draw_page(page, dpi) for page in layout.pages]
     if suffix == ".pdf":
-        out.write_bytes(pdf_bytes(rasters, [page.paper_mm for page in layout.pages]))
-        written, png_names = [out], None
-    else:
-        written = page_png_names(out, len(rasters))
-        for path, raster in zip(written, rasters, strict=True):
-            path.write_bytes(png_bytes(raster, dpi))
-        png_names = [path.name for path in written]
-    if layout_out is not None:
-        write_layout(layout_out, layout, png_names, dpi)
-        written.append(Path(layout_out))
+        out.write_bytes(pdf_bytes(rasters, papers_mm))
+        return [out]
+    written = page_png_names(out, len(rasters))
+    for path, raster in zip(written, rasters, strict=True):
+        path.write_bytes(png_bytes(raster, dpi))
     return written
 
 

@@ -9,7 +9,10 @@ as the vision engineer's :class:`~vision.correction.CameraCorrection`, which
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
+from platformdirs import user_data_dir
 
 from calibration.layout import GREY_LEVEL, Page
 from calibration.locate import LocatedPage, locate_page, warp_from_page
@@ -21,6 +24,12 @@ from vision.correction import CameraCorrection
 CLIPPED = 250
 #: Millimetres left out at the edge of a patch (print edges, blur).
 PATCH_INSET_MM = 2.0
+
+
+def table_calibration_path(camera: str) -> Path:
+    """Where a camera's calibration is kept: one JSON file per camera in the user data folder."""
+    safe = "".join(c if c.isalnum() or c in "-_" else "-" for c in camera.strip()) or "camera"
+    return Path(user_data_dir("companion")) / "tables" / f"{safe}.json"
 
 
 class TableCalibrationError(CompanionError):
