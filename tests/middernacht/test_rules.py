@@ -497,3 +497,23 @@ def test_only_the_player_whose_turn_it_is_turns_a_lid() -> None:
         RULES.apply(told_game().state, moves.turn_lid("Ben", "C4", "red"))
     with pytest.raises(IllegalEvent, match="there is no player 'Zoe'"):
         RULES.apply(told_game().state, moves.turn_lid("Zoe", "C4", "red"))
+
+
+def test_v4_laying_the_last_vampire_in_a_grave_around_a_rat_wins_at_once() -> None:
+    state = with_rows(told_game().state, {"Anna": ("red",)})
+    state = play(
+        state, moves.turn_lid("Anna", "C4", RAT), moves.open_neighbour("Anna", "B3", "red")
+    )
+    state = RULES.apply(state, moves.place_vampire("Anna"))
+    assert (state.phase, state.winner, state.neighbours) == (Phase.OVER, ANNA, ())
+
+
+def test_table_mode_knows_a_new_end_when_the_middle_holds_one_known_colour() -> None:
+    state = with_rows(told_game().state, {"Anna": ("red", "green", "green", "blue")})
+    state = play(state, moves.turn_lid("Anna", "C4", "red"), moves.place_vampire("Anna"))
+    assert state.players[ANNA].row == ("green", "green", "blue")
+    with pytest.raises(IllegalEvent, match="holds no white vampire"):
+        RULES.apply(
+            play(state, moves.turn_lid("Anna", "D4", "blue")),
+            moves.place_vampire("Anna", uncovered="white"),
+        )
