@@ -32,6 +32,7 @@ import json
 import math
 import os
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -59,6 +60,7 @@ SERVER_START_TIMEOUT = 90.0
 MAX_SECONDS = 600.0
 _CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 _SERVER_URL = re.compile(r"open (http://\S+) on the phones")
+_VERSION_EVENT = re.compile(r'event: version\r?\ndata: \{"version": (\d+)')
 
 
 def register(subparsers: Any) -> None:
@@ -120,6 +122,10 @@ class Figures:
     problems: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     #: What the camera loop did: recognition time of each new frame the viewer saw.
     camera_frames: dict[float, float] = field(default_factory=dict)
+    #: Live updates: when each confirmed event was sent (game, version it made), and what
+    #: each phone's stream announced (game, [(when, version)]).
+    sent: list[tuple[str, int, float]] = field(default_factory=list)
+    seen: list[tuple[str, list[tuple[float, int]]]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def record(self, kind: str, seconds: float, outcome: str, problem: str = "") -> None:
@@ -161,8 +167,29 @@ class Figures:
             },
             "errors": self.errors,
             "problems": dict(sorted(self.problems.items())),
+            "live_update": self.live_update(),
             "camera_frames": len(self.camera_frames),
             "recognition_p50_ms": _ms(percentile(sorted(self.camera_frames.values()), 50)),
+        }
+
+    def live_update(self) -> dict[str, Any]:
+        """From a phone sending an event to every other phone's stream announcing it."""
+        delays = []
+        for game_id, sightings in self.seen:
+            for game, version, sent_at in self.sent:
+                if game != game_id:
+                    continue
+                first = next(
+                    (at for at, shown in sightings if shown >= version and at >= sent_at), None
+                )
+                if first is not None:
+                    delays.append(first - sent_at)
+        ordered = sorted(delays)
+        return {
+            "count": len(ordered),
+            "p50_ms": _ms(percentile(ordered, 50)),
+            "p99_ms": _ms(percentile(ordered, 99)),
+            "max_ms": _ms(ordered[-1] if ordered else math.nan),
         }
 
 
@@ -327,9 +354,55 @@ def play_phone(
             if status == 200:  # the page shows the answer at once
                 shown = json.loads(payload)
                 version, held = shown["version"], set(shown["view"]["collections"][seat.name])
+                with phone.figures.lock:
+                    phone.figures.sent.append((seat.game_id, version, now))
             elif status == 409:  # someone acted first: the page looks again at once
                 next_poll = now
         time.sleep(max(0.0, min(next_poll, next_act) - time.monotonic()))
+
+
+def follow_stream(base: str, game_id: str, until: float, figures: Figures) -> None:
+    """The page's live stream (server-sent events), held open for the whole run.
+
+    It reads the raw socket so that it can stop at ``until`` whatever the server sends;
+    the server ends a stream after a few minutes and the page reconnects, as here.
+    """
+    parts = urlsplit(base)
+    sightings: list[tuple[float, int]] = []
+    with figures.lock:
+        figures.seen.append((game_id, sightings))
+    request = (
+        f"GET /api/games/{game_id}/stream HTTP/1.0\r\nHost: {parts.netloc}\r\n"
+        "Accept: text/event-stream\r\nConnection: close\r\n\r\n"
+    ).encode()
+    while time.monotonic() < until:
+        began = time.perf_counter()
+        try:
+            with socket.create_connection((parts.hostname, parts.port or 80), timeout=5) as sock:
+                sock.sendall(request)
+                sock.settimeout(0.25)
+                buffer, answered = "", False
+                while time.monotonic() < until:
+                    try:
+                        chunk = sock.recv(65536)
+                    except TimeoutError:
+                        continue
+                    if not chunk:
+                        break  # the server ended this stream: connect again
+                    if not answered:
+                        answered = True
+                        figures.record("stream connect", time.perf_counter() - began, "ok")
+                    buffer += chunk.decode("utf-8", "replace")
+                    *blocks, buffer = buffer.split("\n\n")
+                    for block in blocks:
+                        found = _VERSION_EVENT.search(block)
+                        if found:
+                            sightings.append((time.monotonic(), int(found.group(1))))
+        except OSError as error:
+            figures.record(
+                "stream connect", time.perf_counter() - began, "error", type(error).__name__
+            )
+            time.sleep(1)  # as the page's ``retry: 1000``
 
 
 def watch_camera(viewer: Browser, until: float, fps: float) -> None:
@@ -477,6 +550,10 @@ def measure(base: str, args: argparse.Namespace) -> tuple[Figures, bool]:
         )
         for number, (phone, seat) in enumerate(seated)
     ]
+    threads += [
+        threading.Thread(target=follow_stream, args=(base, seat.game_id, until, figures))
+        for _, seat in seated
+    ]
     if camera:
         viewer = Browser(base, figures)
         threads.append(threading.Thread(target=watch_camera, args=(viewer, until, args.camera_fps)))
@@ -501,6 +578,13 @@ def report(summary: dict[str, Any], args: argparse.Namespace, base: str, camera:
         lines.append(
             f"{kind:<20}{row['requests']:>7}{_cell(row['p50_ms'])}{_cell(row['p95_ms'])}"
             f"{_cell(row['p99_ms'])}{_cell(row['max_ms'])}{row['stale']:>7}{row['errors']:>8}"
+        )
+    live = summary["live_update"]
+    if live["count"]:
+        lines.append(
+            f"live updates: {live['count']} seen on the phones' live streams, from the tap "
+            f"p50 {_cell(live['p50_ms']).strip()} ms, p99 {_cell(live['p99_ms']).strip()} ms, "
+            f"max {_cell(live['max_ms']).strip()} ms"
         )
     if camera:
         lines.append(

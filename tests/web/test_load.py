@@ -24,10 +24,12 @@ def test_a_short_run_polls_acts_and_reports_every_kind_without_errors(
     assert figures["url"].startswith("http://127.0.0.1:")
     assert figures["errors"] == 0
     kinds = figures["kinds"]
-    assert {"poll game", "act", "join", "import game"} <= set(kinds)
+    assert {"poll game", "act", "join", "import game", "stream connect"} <= set(kinds)
     assert kinds["join"]["requests"] == 3
     assert kinds["poll game"]["requests"] >= 3 and kinds["act"]["requests"] >= 3
     assert 0 < kinds["poll game"]["p50_ms"] <= kinds["poll game"]["p99_ms"]
+    assert kinds["stream connect"]["requests"] == 3  # each phone follows the live stream
+    assert figures["live_update"]["count"] > 0  # ...and sees the others' actions on it
 
 
 def test_the_table_report_names_each_figure(capsys: pytest.CaptureFixture[str]) -> None:
