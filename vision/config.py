@@ -37,6 +37,11 @@ class VisionConfig:
     foreground_min_distance: float = 14.0
     #: ...and the multiple of the table's own texture noise a pixel must exceed.
     foreground_noise_factor: float = 4.0
+    #: A table whose pixels differ from their local average by more than this (median)
+    #: is patterned; it is then modelled by its palette of colours instead...
+    pattern_texture: float = 6.0
+    #: ...and a pixel this far from every palette colour is an object.
+    palette_distance: float = 22.0
     #: Edge strength (Lab units per pixel) below which an edge is table grain...
     edge_min_strength: float = 40.0
     #: ...and the multiple of the table's median gradient an outline must exceed.
@@ -66,6 +71,8 @@ class VisionConfig:
     split_slack: float = 0.12
     #: Least normalised correlation with the best template for a candidate to count.
     accept_structure_min: float = 0.45
+    #: ...and for a token, whose plain face matches any round thing a little.
+    accept_token_min: float = 0.55
     #: Least lead of the best kind of object over the next, below which it is rejected.
     accept_margin_min: float = 0.02
     #: Pieces matching a tile face this well set the frame's tile size.
@@ -73,7 +80,7 @@ class VisionConfig:
     #: Token diameter as a share of the tile size that the candidate finder considers.
     token_size_range: tuple[float, float] = (0.45, 0.95)
     #: Accepted tile size as a share of the frame's estimated tile size.
-    tile_size_range: tuple[float, float] = (0.75, 1.3)
+    tile_size_range: tuple[float, float] = (0.7, 1.4)
     #: Lamp colour temperatures tried when estimating the frame's light.
     illuminant_kelvins: tuple[float, ...] = (2500, 3000, 3600, 4300, 5200, 6500, 8000, 10000)
 

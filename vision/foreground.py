@@ -28,13 +28,20 @@ def downscale(image_bgr: np.ndarray, width: int) -> tuple[np.ndarray, float]:
 def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
     """A uint8 mask (255 = object) of everything that stands out from the table."""
     lab = cv2.cvtColor(cv2.GaussianBlur(small_bgr, (3, 3), 0), cv2.COLOR_BGR2LAB)
-    table = table_colour(lab, config)
-    diff = lab.astype(np.float32) - table.astype(np.float32)
-    # Lightness counts half: soft shadows and lamp gradients change it most.
-    distance = np.sqrt(0.25 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    distance = _distance(lab, table_colour(lab, config))
     texture = float(np.median(distance))
-    threshold = max(config.foreground_min_distance, config.foreground_noise_factor * texture)
-    mask = (distance > threshold).astype(np.uint8) * 255
+    if texture <= config.pattern_texture:
+        threshold = max(config.foreground_min_distance, config.foreground_noise_factor * texture)
+        mask = distance > threshold
+    else:
+        # A patterned cloth differs from its own local average everywhere; what is one
+        # of the table's own colours (seen along the frame's edges) is still table.
+        palette = table_palette(lab)
+        near_palette = np.min([_distance(lab, c) for c in palette], axis=0)
+        mask = (near_palette > config.palette_distance) & (
+            distance > config.foreground_min_distance
+        )
+    mask = mask.astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     outlines = outline_mask(lab, config)
@@ -69,6 +76,35 @@ def outline_mask(lab: np.ndarray, config: VisionConfig) -> np.ndarray | None:
     if np.count_nonzero(blobs) > config.edge_max_share * 3 * blobs.size:
         return None
     return blobs
+
+
+def _distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Lab distance with lightness counting half: shadows and lamp gradients change it most."""
+    diff = lab.astype(np.float32) - np.asarray(reference, np.float32)
+    return np.sqrt(0.25 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+
+
+def table_palette(lab: np.ndarray, colours: int = 4) -> np.ndarray:
+    """The table's main colours, clustered from a strip along the frame's edges.
+
+    Tiles lie in the middle of the picture; its edges are mostly table. Clusters too
+    small to be the table (a tile cut by the edge) are left out.
+    """
+    h, w = lab.shape[:2]
+    band = max(2, min(h, w) // 12)
+    strip = np.concatenate(
+        [
+            lab[:band].reshape(-1, 3),
+            lab[-band:].reshape(-1, 3),
+            lab[:, :band].reshape(-1, 3),
+            lab[:, -band:].reshape(-1, 3),
+        ]
+    ).astype(np.float32)[::3]
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
+    cv2.setRNGSeed(7)
+    _, labels, centres = cv2.kmeans(strip, colours, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
+    shares = np.bincount(labels.ravel(), minlength=colours) / len(labels)
+    return centres[shares >= 0.1]
 
 
 def table_colour(lab: np.ndarray, config: VisionConfig) -> np.ndarray:

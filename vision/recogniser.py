@@ -101,7 +101,7 @@ class Recogniser:
         scored = self._align_promising(pyramid, self._score_structure(pyramid, candidates))
         lap("structure")
         calibrated = _calibrated_side(correction, self.tileset.tile_size_mm, (width, height))
-        chosen, rejected, side_px = self._choose(scored, calibrated)
+        chosen, rejected, side_px = self._choose(scored, calibrated, (width / 2, height / 2))
         lap("choose")
         tiles, tokens, gains = self._colour(chosen)
         lap("colour")
@@ -246,7 +246,7 @@ class Recogniser:
         return Candidate(quad=quad, round=c.round, blob=c.blob, split=c.split, cover=c.cover)
 
     def _choose(
-        self, scored: list[_Scored], side_px: float | None
+        self, scored: list[_Scored], side_px: float | None, centre: tuple[float, float]
     ) -> tuple[list[_Scored], list[RejectedCandidate], float | None]:
         """Keep each blob's best-explained split, then turn down what is not a tile.
 
@@ -262,35 +262,81 @@ class Recogniser:
             value = _split_value(members)
             if blob not in best or value > best[blob][0]:
                 best[blob] = (value, members)
-        if side_px is None:
-            sure = [
-                s.candidate.side
-                for _, members in best.values()
+        size_at = self._size_model(best, side_px)
+
+        def verdicts(members: list[_Scored]) -> list[str | None]:
+            return [
+                self._rejection(s, size_at(s.candidate.center) if size_at else None)
                 for s in members
-                if s.score >= self.config.size_anchor_score
-                and not self.model.group_names[s.group].startswith("token")
             ]
-            side_px = float(np.median(sure)) if sure else None
+
+        # now that sizes are known, a split whose pieces are turned down loses its claim
+        final: dict[int, tuple[float, list[_Scored], list[str | None]]] = {}
+        for (blob, _), members in by_split.items():
+            reasons = verdicts(members)
+            accepted = [
+                max(s.score, 0.0) if r is None else 0.0
+                for s, r in zip(members, reasons, strict=True)
+            ]
+            value = float(np.mean(accepted)) * members[0].candidate.cover
+            if (
+                blob not in final
+                or value > final[blob][0]
+                or (
+                    value == final[blob][0] == 0.0
+                    and _split_value(members) > _split_value(final[blob][1])
+                )
+            ):
+                final[blob] = (value, members, reasons)
         chosen: list[_Scored] = []
         rejected: list[RejectedCandidate] = []
-        for _, members in best.values():
-            for s in members:
-                reason = self._rejection(s, side_px)
+        for _, members, reasons in final.values():
+            for s, reason in zip(members, reasons, strict=True):
                 if reason is None:
                     chosen.append(s)
                 else:
                     c = s.candidate
                     rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
+        side_px = size_at(centre) if size_at else None
         return chosen, rejected, side_px
+
+    def _size_model(self, best: dict, calibrated: float | None):
+        """The side of a tile expected at each point of the frame, or None if unknown.
+
+        A tilted camera makes near tiles larger than far ones, roughly linearly across
+        the frame; with three or more clear tile matches the size is fitted as a plane
+        over the image, otherwise taken as their median (or from the calibration).
+        """
+        if calibrated is not None:
+            return lambda point: calibrated
+        sure = [
+            s.candidate
+            for _, members in best.values()
+            for s in members
+            if s.score >= self.config.size_anchor_score
+            and not self.model.group_names[s.group].startswith("token")
+        ]
+        if not sure:
+            return None
+        sides = np.array([c.side for c in sure])
+        median = float(np.median(sides))
+        if len(sure) < 4:
+            return lambda point: median
+        design = np.array([[1.0, c.center[0], c.center[1]] for c in sure])
+        coef, *_ = np.linalg.lstsq(design, sides, rcond=None)
+        return lambda point: float(
+            np.clip(coef[0] + coef[1] * point[0] + coef[2] * point[1], 0.5 * median, 2 * median)
+        )
 
     def _rejection(self, s: _Scored, side_px: float | None) -> str | None:
         config = self.config
-        if s.score < config.accept_structure_min:
+        is_token = self.model.group_names[s.group].startswith("token")
+        least = config.accept_token_min if is_token else config.accept_structure_min
+        if s.score < least:
             return f"no match ({s.score:.2f})"
         if s.margin < config.accept_margin_min:
             return f"ambiguous ({s.margin:.2f})"
         if side_px:
-            is_token = self.model.group_names[s.group].startswith("token")
             low, high = config.token_size_range if is_token else config.tile_size_range
             ratio = s.candidate.side / side_px
             if not low <= ratio <= high:

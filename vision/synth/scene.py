@@ -219,7 +219,8 @@ def _draw(
 ) -> SyntheticPhoto:
     corners_mm = np.concatenate([_corners(i) for i in items]) if items else np.zeros((1, 2))
     lo, hi = corners_mm.min(0), corners_mm.max(0)
-    margin = 0.6 * (hi - lo) + 40
+    # wide enough that the camera never sees past the table, whatever the shape of the layout
+    margin = 1.2 * float((hi - lo).max()) + 40
     origin = lo - margin
     width, height = ((hi - lo + 2 * margin) * PX_PER_MM).astype(int)
     scene = random_table(rng, int(width), int(height), level)

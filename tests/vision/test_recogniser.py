@@ -1,0 +1,91 @@
+"""Recognition end to end on rendered photos (seeded), and what it refuses."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.evaluate import score_photo
+from vision.imageio import ImageError
+from vision.recogniser import Recogniser
+from vision.synth.camera import CameraEffects
+from vision.synth.scene import render_photo
+from vision.tileset import TileSet
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_spread_collection_is_read_exactly(square_set, square_recogniser, seed):
+    photo = render_photo(square_set, np.random.default_rng(seed), level=1, layout="spread")
+    score = score_photo(photo, square_recogniser.detect(photo.image), 1, seed)
+    assert score.exact, score
+
+
+def test_a_block_of_touching_tiles_is_read_exactly(square_set, square_recogniser):
+    photo = render_photo(square_set, np.random.default_rng(6), level=1, layout="touching")
+    score = score_photo(photo, square_recogniser.detect(photo.image), 1, 6)
+    assert score.exact, score
+
+
+def test_round_tiles_in_rows_are_read(round_set, round_recogniser):
+    photo = render_photo(round_set, np.random.default_rng(2), level=0, layout="groups")
+    score = score_photo(photo, round_recogniser.detect(photo.image), 0, 2)
+    assert score.tiles_right >= score.tiles - 1 and score.false_positives == 0
+
+
+def test_a_token_row_shows_its_ends_and_hides_its_middle(round_set, round_recogniser):
+    photo = render_photo(round_set, np.random.default_rng(8), level=1, n_tiles=0, token_rows=2)
+    result = round_recogniser.detect(photo.image)
+    score = score_photo(photo, result, 1, 8)
+    assert score.tokens_right == score.tokens and score.token_false_positives == 0
+
+
+def test_a_frame_with_no_tiles_gives_no_tiles(square_set, square_recogniser):
+    photo = render_photo(square_set, np.random.default_rng(9), level=2, n_tiles=0, distractors=True)
+    result = square_recogniser.detect(photo.image)
+    assert result.tiles == () and result.tokens == ()
+
+
+def test_a_warm_lamp_keeps_the_colours(square_set, square_recogniser):
+    effects = CameraEffects(kelvin=2700, white_balance=0.3, tilt_deg=20, roll_deg=30)
+    photo = render_photo(
+        square_set, np.random.default_rng(4), level=1, layout="spread", effects=effects
+    )
+    score = score_photo(photo, square_recogniser.detect(photo.image), 2, 4)
+    assert score.colour_right == score.tiles
+    assert square_recogniser.detect(photo.image).light_gains[2] > 1.0
+
+
+def test_results_are_in_input_pixels_of_any_size(square_set, square_recogniser):
+    photo = render_photo(
+        square_set, np.random.default_rng(1), level=0, layout="spread", size=(1920, 1080)
+    )
+    result = square_recogniser.detect(photo.image)
+    assert (result.width, result.height) == (1920, 1080)
+    assert score_photo(photo, result, 0, 1).tiles_right == len(photo.tiles)
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        np.zeros((1, 1, 3), np.uint8),
+        np.zeros((100, 100, 3), np.float32),
+        np.zeros((10, 10, 10, 3), np.uint8),
+    ],
+    ids=["one pixel", "not 8 bit", "not an image"],
+)
+def test_a_frame_that_is_not_a_picture_is_refused(square_recogniser: Recogniser, frame):
+    with pytest.raises(ImageError):
+        square_recogniser.detect(frame)
+
+
+def test_a_token_only_set_reads_tokens(round_set: TileSet):
+    tokens_only = TileSet(
+        name="tokens",
+        tile_shape="round",
+        tile_size_mm=round_set.tile_size_mm,
+        token_faces=round_set.token_faces,
+        token_back=round_set.token_back,
+    )
+    photo = render_photo(round_set, np.random.default_rng(3), level=0, n_tiles=0, token_rows=1)
+    result = Recogniser(tokens_only).detect(photo.image)
+    assert len(result.tokens) == len(photo.tokens) and result.tiles == ()
