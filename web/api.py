@@ -14,6 +14,7 @@ from flask import Blueprint, Response, current_app, jsonify, url_for
 
 from companion.core.events import META_KINDS, REDO, UNDO, Event
 from companion.core.store import StoredGame
+from companion.games import rules_for
 from web import security
 from web.db import get_seats, get_store
 from web.errors import Refusal, forbidden, not_found
@@ -84,6 +85,21 @@ def actor_for(pages: GamePages, who: Caller, kind: str, data: dict[str, Any]) ->
     raise forbidden(f"this phone holds the seat of {who.seat} and can only act for that seat")
 
 
+#: Longest seat (player) name: it is shown on buttons and travels in addresses.
+MAX_SEAT_NAME = 40
+
+
+def check_seat_names(names: list[str]) -> None:
+    """Seat names travel in addresses (``/seats/<name>``) and cookies: keep them plain."""
+    for name in names:
+        if not isinstance(name, str) or not name.strip():
+            raise Refusal("every player needs a name", 400, "json")
+        if len(name) > MAX_SEAT_NAME:
+            raise Refusal(f"the name '{name[:20]}…' is longer than {MAX_SEAT_NAME} letters")
+        if "/" in name or any(not ch.isprintable() for ch in name):
+            raise Refusal(f"the name '{name}' cannot hold '/' or invisible characters", 400, "json")
+
+
 # -- games ------------------------------------------------------------------------------
 
 
@@ -99,6 +115,8 @@ def create_game() -> tuple[Response, int]:
     pages = game_pages(body["kind"])
     if pages.check_setup is not None:
         pages.check_setup(body["setup"])
+    rules_for(pages.kind).start(body["setup"])  # the engine refuses a bad setup first
+    check_seat_names(pages.seats(body["setup"]))
     store = get_store()
     game_id = store.create_game(pages.kind, body["setup"], body.get("title", "").strip())
     with store.transaction():

@@ -232,3 +232,12 @@ def test_a_whole_game_ends_with_the_winner_on_the_past_games_list(client: FlaskC
     assert len(shown["score_pad"]["rows"]) == 3
     page = client.get("/games").get_data(as_text=True)
     assert f"Won by {' &amp; '.join(shown['winners'])}" in page
+
+
+@pytest.mark.parametrize("name", ["A/B", "Tab\there", "x" * 41])
+def test_a_player_name_that_cannot_be_a_seat_is_refused(client: FlaskClient, name: str) -> None:
+    answer = post(
+        client, "/api/games", {"kind": "bite-night", "setup": {"players": ["Anna", "Ben", name]}}
+    )
+    assert answer.status_code == 400
+    assert client.get("/api/games").get_json()["games"] == []
