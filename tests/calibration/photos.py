@@ -6,7 +6,7 @@ Every photo is taken at an angle under a warm lamp: the conditions teaching must
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -38,12 +38,12 @@ WARM_TILTED = CameraEffects(
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def sample(name: str) -> TileSet:
     return load_tileset(SAMPLES / name)
 
 
-@lru_cache(maxsize=None)
+@cache
 def sheet_for(name: str) -> SheetLayout:
     return build_layout(Paper.A4, sample(name).tile_size_mm)
 
@@ -78,7 +78,9 @@ def all_pages(name: str, **changes: object) -> list[tuple[str, np.ndarray]]:
         ids = {slot.id for slot in page.slots}
         leave_out = frozenset(changes.get("leave_out", frozenset())) & ids  # type: ignore[arg-type]
         swap = tuple(
-            (a, b) for a, b in changes.get("swap", ()) if a in ids  # type: ignore[attr-defined]
+            (a, b)
+            for a, b in changes.get("swap", ())
+            if a in ids  # type: ignore[attr-defined]
         )
         image = page_photo(name, page.number, leave_out=leave_out, swap=swap)
         photos.append((f"page-{page.number}.jpg", image))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import cv2
 import numpy as np
@@ -22,12 +22,12 @@ COLLECTION_PHOTOS = 6
 TILES_PER_PHOTO = 20
 
 
-@lru_cache(maxsize=None)
+@cache
 def taught(name: str) -> TileSet:
     return teach(all_pages(name), name=f"taught-{name}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def collections(name: str) -> tuple:
     """Rendered collections of the pristine set: what the taught set must read as well."""
     rng = np.random.default_rng(2024)
@@ -43,15 +43,21 @@ def accuracy(tileset: TileSet, photos: tuple) -> float:
     right = total = 0
     for photo in photos:
         result = recogniser.detect(photo.image)
-        reach = photo.tile_px / 2
+
+        def at(found, truth, reach=photo.tile_px / 2):
+            near = [d for d in found if np.hypot(*np.subtract(d.center, truth.center)) < reach]
+            return near[0] if near else None
+
         for truth in photo.tiles:
-            total += 1
-            found = [d for d in result.tiles if np.hypot(*np.subtract(d.center, truth.center)) < reach]
-            right += bool(found) and found[0].tile == truth.tile
+            found = at(result.tiles, truth)
+            right += found is not None and found.tile == truth.tile
         for truth in photo.tokens:
-            total += 1
-            found = [d for d in result.tokens if np.hypot(*np.subtract(d.center, truth.center)) < reach]
-            right += bool(found) and (found[0].colour, found[0].face_up) == (truth.colour, truth.face_up)
+            found = at(result.tokens, truth)
+            right += found is not None and (found.colour, found.face_up) == (
+                truth.colour,
+                truth.face_up,
+            )
+        total += len(photo.tiles) + len(photo.tokens)
     return right / total
 
 
@@ -110,25 +116,29 @@ def test_several_empty_slots_are_counted_in_one_sentence() -> None:
 
 def test_a_tile_of_another_colour_is_named() -> None:
     photos = all_pages("nocturne", swap=(("red-monk", "blue-monk"), ("blue-monk", "red-monk")))
-    with pytest.raises(TeachError, match="^slot blue-monk holds what looks like red-monk's tile$"):
+    with pytest.raises(TeachError, match=r"^slot blue-monk holds what looks like red-monk's tile$"):
         teach(photos, name="x")
 
 
 def test_a_tile_of_another_motif_is_named() -> None:
     photos = all_pages("lantern", swap=(("red-monk", "red-maiden"), ("red-maiden", "red-monk")))
-    with pytest.raises(TeachError, match="^slot red-monk holds what looks like red-maiden's tile$"):
+    with pytest.raises(
+        TeachError, match=r"^slot red-monk holds what looks like red-maiden's tile$"
+    ):
         teach(photos, name="x")
 
 
 def test_a_heart_tile_in_the_plain_slot_is_named() -> None:
     swap = (("red-monk", "red-monk-heart"), ("red-monk-heart", "red-monk"))
-    with pytest.raises(TeachError, match="^slot red-monk holds what looks like red-monk-heart's"):
+    with pytest.raises(TeachError, match=r"^slot red-monk holds what looks like red-monk-heart's"):
         teach(all_pages("nocturne", swap=swap), name="x")
 
 
 def test_a_token_in_another_colours_slot_is_named() -> None:
     swap = (("token-red", "token-blue"), ("token-blue", "token-red"))
-    with pytest.raises(TeachError, match="^slot token-red holds what looks like token-blue's token$"):
+    with pytest.raises(
+        TeachError, match=r"^slot token-red holds what looks like token-blue's token$"
+    ):
         teach(all_pages("nocturne", swap=swap), name="x")
 
 
