@@ -70,9 +70,13 @@ class VisionConfig:
     #: Splits of a blob whose pieces match this much worse than its best are dropped.
     split_slack: float = 0.12
     #: Least normalised correlation with the best template for a candidate to count.
-    accept_structure_min: float = 0.45
+    accept_structure_min: float = 0.5
     #: ...and for a token, whose plain face matches any round thing a little.
     accept_token_min: float = 0.55
+    #: A split with fewer of its pieces accepted than this share is not tiles at all.
+    split_accept_share: float = 0.5
+    #: A piece longer than this many times its width (even seen at 35°) is not a tile.
+    max_elongation: float = 1.45
     #: Least lead of the best kind of object over the next, below which it is rejected.
     accept_margin_min: float = 0.02
     #: Pieces matching a tile face this well set the frame's tile size.

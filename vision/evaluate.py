@@ -29,6 +29,7 @@ class PhotoScore:
     level: int
     index: int
     tiles: int = 0
+    found: int = 0  # true tiles with a detection on them, right or wrong
     tiles_right: int = 0
     colour_right: int = 0
     motif_right: int = 0
@@ -80,6 +81,7 @@ def score_photo(photo: SyntheticPhoto, result: FrameResult, level: int, index: i
         if j is None:
             continue
         claimed.add(j)
+        score.found += 1
         found = result.tiles[j].tile
         score.tiles_right += found == truth.tile
         score.colour_right += found.colour == truth.tile.colour
@@ -88,7 +90,8 @@ def score_photo(photo: SyntheticPhoto, result: FrameResult, level: int, index: i
     score.false_positives = len(result.tiles) - len(claimed)
     claimed = set()
     for truth in photo.tokens:
-        j = _nearest(truth.center, [d.center for d in result.tokens], claimed, 0.7 * reach)
+        token_reach = 0.5 * max(photo.token_px, 1.0)
+        j = _nearest(truth.center, [d.center for d in result.tokens], claimed, token_reach)
         if j is None:
             continue
         claimed.add(j)

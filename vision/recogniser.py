@@ -274,6 +274,10 @@ class Recogniser:
         final: dict[int, tuple[float, list[_Scored], list[str | None]]] = {}
         for (blob, _), members in by_split.items():
             reasons = verdicts(members)
+            passed = sum(r is None for r in reasons)
+            if len(members) >= 3 and passed < self.config.split_accept_share * len(members):
+                # a card or a printed mat cut into cells: a few cells may pass by chance
+                reasons = [r or "part of something that is not tiles" for r in reasons]
             accepted = [
                 max(s.score, 0.0) if r is None else 0.0
                 for s, r in zip(members, reasons, strict=True)
@@ -336,9 +340,13 @@ class Recogniser:
             return f"no match ({s.score:.2f})"
         if s.margin < config.accept_margin_min:
             return f"ambiguous ({s.margin:.2f})"
+        c = s.candidate
+        sides = np.linalg.norm(c.quad - np.roll(c.quad, 1, axis=0), axis=1)
+        if max(sides) > self.config.max_elongation * min(sides):
+            return "not round" if c.round else "not square"
         if side_px:
             low, high = config.token_size_range if is_token else config.tile_size_range
-            ratio = s.candidate.side / side_px
+            ratio = c.side / side_px
             if not low <= ratio <= high:
                 return f"wrong size ({ratio:.2f}× a tile)"
         return None

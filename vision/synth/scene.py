@@ -49,6 +49,7 @@ class SyntheticPhoto:
     tokens: tuple[TruthToken, ...]
     distractors: tuple[str, ...]
     tile_px: float  # the median tile side in photo pixels
+    token_px: float  # the median token diameter in photo pixels
     effects: CameraEffects = field(default_factory=CameraEffects)
 
 
@@ -220,7 +221,7 @@ def _draw(
     corners_mm = np.concatenate([_corners(i) for i in items]) if items else np.zeros((1, 2))
     lo, hi = corners_mm.min(0), corners_mm.max(0)
     # wide enough that the camera never sees past the table, whatever the shape of the layout
-    margin = 1.2 * float((hi - lo).max()) + 40
+    margin = 0.75 * float((hi - lo).max()) + 40
     origin = lo - margin
     width, height = ((hi - lo + 2 * margin) * PX_PER_MM).astype(int)
     scene = random_table(rng, int(width), int(height), level)
@@ -240,7 +241,7 @@ def _draw(
         pts = to_px(points_mm).reshape(-1, 1, 2).astype(np.float64)
         return cv2.perspectiveTransform(pts, homography)[:, 0]
 
-    tiles, tokens, sides = [], [], []
+    tiles, tokens, sides, diameters = [], [], [], []
     for item in items:
         centre = tuple(float(v) for v in project(np.array([item.center]))[0])
         if item.kind == "tile":
@@ -248,6 +249,8 @@ def _draw(
             sides.append(float(np.mean(np.hypot(*(corners - np.roll(corners, 1, 0)).T))))
             tiles.append(TruthTile(item.tile, centre, corners))  # type: ignore[arg-type]
         elif item.kind == "token":
+            corners = project(_corners(item))
+            diameters.append(float(np.mean(np.hypot(*(corners - np.roll(corners, 1, 0)).T))))
             tokens.append(TruthToken(item.colour, item.face_up, centre))
     inside = lambda c: 0 <= c[0] < size[0] and 0 <= c[1] < size[1]  # noqa: E731
     return SyntheticPhoto(
@@ -256,6 +259,7 @@ def _draw(
         tokens=tuple(t for t in tokens if inside(t.center)),
         distractors=tuple(i.kind for i in items if i.kind not in ("tile", "token")),
         tile_px=float(np.median(sides)) if sides else 0.0,
+        token_px=float(np.median(diameters)) if diameters else 0.0,
         effects=effects,
     )
 
