@@ -211,6 +211,7 @@ def _write_csv(path: Path, reports: list) -> None:
         "level",
         "index",
         "tiles",
+        "found",
         "tiles_right",
         "colour_right",
         "motif_right",
