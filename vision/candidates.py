@@ -101,6 +101,16 @@ def is_single_square(blob: Blob, config: VisionConfig) -> bool:
     return blob.fill >= config.single_fill_min and blob.aspect <= config.single_aspect_max
 
 
+def is_lone_square(blob: Blob, side: float | None, config: VisionConfig) -> bool:
+    """A clean square blob no larger than one tile of the frame's size (when known)."""
+    return (
+        side is not None
+        and is_single_square(blob, config)
+        and blob.fill >= config.lone_fill
+        and math.sqrt(blob.area) <= 1.3 * side
+    )
+
+
 def is_single_disc(blob: Blob) -> bool:
     return blob.roundness >= 0.93 and blob.aspect <= 1.5 and 0.7 <= blob.fill <= 0.82
 
@@ -140,8 +150,9 @@ def grid_splits(
     edge_a = (np.linalg.norm(outline[1] - outline[0]) + np.linalg.norm(outline[2] - outline[3])) / 2
     edge_b = (np.linalg.norm(outline[3] - outline[0]) + np.linalg.norm(outline[2] - outline[1])) / 2
     short, long_ = min(edge_a, edge_b), max(edge_a, edge_b)
-    counts = {1, 2, 3, 4, 5}
-    if side:  # a size from lone tiles may be wrong (dice agree too): it adds, not replaces
+    # a lone square is one tile (or a die, or nothing), never a block
+    counts = {1} if is_lone_square(blob, side, config) else {1, 2, 3, 4, 5}
+    if side and len(counts) > 1:  # a size from lone tiles may be wrong (dice agree too)
         k0 = max(1, round(short / side))
         counts |= {k for k in (k0 - 1, k0, k0 + 1) if k >= 1}
     shapes = set()

@@ -132,7 +132,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     )
     header = (
         f"{'level':<8}{'tiles':>8}{'exact':>8}{'colour':>8}{'motif':>8}{'heart':>8}"
-        f"{'false+':>8}{'tokens':>8}{'median':>9}{'p95':>8}"
+        f"{'false+':>8}{'tokens':>8}{'median':>9}{'p95':>8}{'cpu':>8}"
     )
     print(header)
     for report in reports:
@@ -141,7 +141,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
             f"{LEVEL_NAMES[report.level]:<8}{f['tile_accuracy']:>8.1%}{f['exact_collections']:>8.0%}"
             f"{f['colour_accuracy']:>8.1%}{f['motif_accuracy']:>8.1%}{f['heart_accuracy']:>8.1%}"
             f"{f['false_positives']:>8d}{f['token_accuracy']:>8.1%}"
-            f"{f['median_ms']:>7.0f}ms{f['p95_ms']:>6.0f}ms"
+            f"{f['median_ms']:>7.0f}ms{f['p95_ms']:>6.0f}ms{f['median_cpu_ms']:>6.0f}ms"
         )
     if args.csv:
         _write_csv(Path(args.csv), reports)
@@ -221,6 +221,7 @@ def _write_csv(path: Path, reports: list) -> None:
         "tokens_right",
         "token_false_positives",
         "milliseconds",
+        "cpu_milliseconds",
     ]
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle)
@@ -228,7 +229,7 @@ def _write_csv(path: Path, reports: list) -> None:
         for photo in rows:
             writer.writerow(
                 [
-                    getattr(photo, f) if f != "milliseconds" else f"{photo.milliseconds:.1f}"
+                    f"{getattr(photo, f):.1f}" if f.endswith("milliseconds") else getattr(photo, f)
                     for f in fields
                 ]
             )

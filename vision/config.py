@@ -55,6 +55,8 @@ class VisionConfig:
     #: A blob filling this much of its rotated box with a near-square box is one object.
     single_fill_min: float = 0.82
     single_aspect_max: float = 1.3
+    #: ...and one filling its box this fully is a lone square (never a block or discs).
+    lone_fill: float = 0.9
     #: Blobs within this relative size of each other count as the same size of object.
     size_cluster_tolerance: float = 0.18
     #: A grid cell must be this much object (not table) to be a tile candidate.

@@ -33,6 +33,7 @@ from vision.candidates import (
     explained,
     find_blobs,
     grid_splits,
+    is_lone_square,
 )
 from vision.colour import decide_member, estimate_gains, upright
 from vision.config import VisionConfig
@@ -149,7 +150,7 @@ class Recogniser:
                         cover = explained(blob, quads, False)
                         candidates += [_full(q, scale, False, index, split, cover) for q in quads]
                         split += 1
-            if round_tiles or tileset.has_tokens:
+            if round_tiles or (tileset.has_tokens and not is_lone_square(blob, side, config)):
                 floor = min(token_floor, 0.75) * (side if side else min_side / 0.75) / 2 * 0.8
                 quads = [
                     q
