@@ -358,6 +358,64 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
     return quads
 
 
+def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.ndarray]:
+    """Discs packed on all sides (rows and columns of round tiles), by their rims.
+
+    Where round tiles touch in a block, their shadows weld them into one slab with no
+    distance peaks; but every rim is still an edge. The radius comes from the frame's
+    lone discs, or else from the curvature of the block's own outline (arcs of the
+    outer discs). Returns ellipse boxes (circles) in work px.
+    """
+    radius = radius or _arc_radius(blob.contour)
+    if not radius or radius < 4:
+        return []
+    x, y, w, h = cv2.boundingRect(blob.contour)
+    pad = int(radius * 0.3)
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    roi = grey[y0 : y + h + pad, x0 : x + w + pad]
+    roi = cv2.GaussianBlur(roi, (0, 0), 1.2)
+    found = cv2.HoughCircles(
+        roi,
+        cv2.HOUGH_GRADIENT_ALT,
+        dp=1.0,
+        minDist=1.5 * radius,
+        param1=120,
+        param2=0.6,
+        minRadius=int(0.8 * radius),
+        maxRadius=math.ceil(1.25 * radius),
+    )
+    if found is None:
+        return []
+    quads = []
+    for cx, cy, r in found[0]:
+        centre = (float(cx + x0), float(cy + y0))
+        if cv2.pointPolygonTest(blob.contour, centre, False) < 0:
+            continue
+        quads.append(quad_from_ellipse(centre, (2 * r, 2 * r), 0.0))
+    return quads
+
+
+def _arc_radius(contour: np.ndarray, step: int = 6) -> float | None:
+    """The typical radius of the outline's convex arcs (the outer discs of a block)."""
+    points = contour.reshape(-1, 2).astype(np.float64)
+    if len(points) < 3 * step:
+        return None
+    a, b, c = np.roll(points, step, axis=0), points, np.roll(points, -step, axis=0)
+    ab, bc, ca = (
+        np.linalg.norm(a - b, axis=1),
+        np.linalg.norm(b - c, axis=1),
+        np.linalg.norm(c - a, axis=1),
+    )
+    cross = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
+    area = np.abs(cross) / 2
+    radii = ab * bc * ca / np.maximum(4 * area, 1e-9)
+    orientation = np.sign(np.sum(cross))
+    convex = (np.sign(cross) == orientation) & (area > 0.5) & (radii < 1e4)
+    if convex.sum() < 4:
+        return None
+    return float(np.median(radii[convex]))
+
+
 def _disc_centres(distance: np.ndarray, min_radius: float) -> list[tuple[float, float, float]]:
     """Peaks of the distance map, strongest first, each at least its radius from the others."""
     dilated = cv2.dilate(distance, np.ones((3, 3), np.uint8))

@@ -27,6 +27,7 @@ import numpy as np
 
 from vision.candidates import (
     Candidate,
+    circle_split,
     coverage,
     disc_split,
     estimate_side,
@@ -96,7 +97,8 @@ class Recogniser:
         small, scale = downscale(image, self.config.work_width)
         mask = object_mask(small, self.config)
         lap("foreground")
-        candidates = self._candidates(mask, scale, (width, height), correction)
+        grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+        candidates = self._candidates(mask, grey, scale, (width, height), correction)
         lap("candidates")
         pyramid = Pyramid(image)
         scored = self._align_promising(pyramid, self._score_structure(pyramid, candidates))
@@ -122,6 +124,7 @@ class Recogniser:
     def _candidates(
         self,
         mask: np.ndarray,
+        grey: np.ndarray,
         scale: float,
         size: tuple[int, int],
         correction: CameraCorrection | None,
@@ -160,6 +163,16 @@ class Recogniser:
                 if quads:
                     cover = explained(blob, quads, True)
                     candidates += [_full(q, scale, True, index, split, cover) for q in quads]
+                    split += 1
+                if round_tiles and (len(quads) > 1 or not quads or cover < 0.85):
+                    circles = [
+                        q
+                        for q in circle_split(blob, grey, side / 2 if side else None)
+                        if min_side <= _side(q) <= max_side
+                    ]
+                    if len(circles) > 1:
+                        cover = explained(blob, circles, True)
+                        candidates += [_full(q, scale, True, index, split, cover) for q in circles]
         return candidates
 
     # -- stage 3 and 4: rectify and match structure --------------------------------------
