@@ -157,6 +157,17 @@ class Game(Generic[S]):
         for event in log:
             self.push(event)
 
+    def copy(self) -> Game[S]:
+        """An independent game with the same log; cheap, since states are immutable."""
+        twin: Game[S] = object.__new__(Game)
+        twin.rules = self.rules
+        twin.setup = self.setup
+        twin._log = list(self._log)
+        twin._effective = list(self._effective)
+        twin._undone = list(self._undone)
+        twin._states = list(self._states)
+        return twin
+
     @property
     def log(self) -> tuple[Event, ...]:
         return tuple(self._log)

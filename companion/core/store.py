@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -53,6 +55,46 @@ class StoredGame:
     game: Game[Any]
 
 
+class ReplayCache:
+    """Games already replayed in this process, so a request need not replay a whole log.
+
+    A web server loads the game on every request; replaying a few hundred events each
+    time is most of a request's cost. The log is append-only, so a cached game is still
+    right as long as its version is not ahead of the stored log: the store replays only
+    the events added since (by this or another process) and never trusts the cache for
+    anything else. Entries are copies in both directions, so a caller's pushes never
+    leak into the cache.
+    """
+
+    def __init__(self, capacity: int = 64) -> None:
+        self.capacity = capacity
+        self._games: OrderedDict[tuple[str, str], Game[Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, str], rules: Rules[Any], version: int) -> Game[Any] | None:
+        with self._lock:
+            game = self._games.get(key)
+            if game is None or game.rules is not rules or game.version > version:
+                return None
+            self._games.move_to_end(key)
+            return game.copy()
+
+    def put(self, key: tuple[str, str], game: Game[Any]) -> None:
+        with self._lock:
+            self._games[key] = game.copy()
+            self._games.move_to_end(key)
+            while len(self._games) > self.capacity:
+                self._games.popitem(last=False)
+
+    def drop(self, key: tuple[str, str]) -> None:
+        with self._lock:
+            self._games.pop(key, None)
+
+
+#: The process-wide cache every Store on a file database shares.
+REPLAY_CACHE = ReplayCache()
+
+
 def connect(path: str | Path) -> sqlite3.Connection:
     """Open (and if needed create) the database with the settings crash safety needs."""
     if str(path) != ":memory:":
@@ -79,6 +121,8 @@ class Store:
         self.path = path
         self.connection = connect(path)
         self._resolve_rules = resolve_rules
+        # An in-memory database is private to its connection: nothing to share.
+        self._cache_name = None if str(path) == ":memory:" else str(Path(path).resolve())
 
     def close(self) -> None:
         self.connection.close()
@@ -116,16 +160,25 @@ class Store:
         return game_id
 
     def load(self, game_id: str) -> StoredGame:
-        """The game with this id, its state rebuilt by replaying its log."""
+        """The game with this id, its state rebuilt by replaying its log.
+
+        Only the events logged since this process last saw the game are replayed
+        (:class:`ReplayCache`); the result is the same as a replay from the start.
+        """
         row = self._game_row(game_id)
         rules = self._resolve_rules(row["kind"])
-        events = [Event.from_json(json.loads(text)) for text in self._event_texts(game_id)]
+        game = self._cached(game_id, rules)
+        if game is None:
+            game = Game(rules, json.loads(row["setup"]))
+        for text in self._event_texts(game_id, since=game.version):
+            game.push(Event.from_json(json.loads(text)))
+        self._remember(game_id, game)
         return StoredGame(
             id=row["id"],
             kind=row["kind"],
             title=row["title"],
             created_at=row["created_at"],
-            game=Game(rules, json.loads(row["setup"]), events),
+            game=game,
         )
 
     def play(self, game_id: str, event: Event, expected_version: int | None = None) -> StoredGame:
@@ -147,6 +200,7 @@ class Store:
                 "INSERT INTO events (game_id, seq, event, at) VALUES (?, ?, ?, ?)",
                 (game_id, game.version - 1, event.encode(), time.time()),
             )
+        self._remember(game_id, game)
         return stored
 
     def version(self, game_id: str) -> int:
@@ -175,6 +229,8 @@ class Store:
             self._game_row(game_id)
             db.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
             db.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        if self._cache_name:
+            REPLAY_CACHE.drop((self._cache_name, game_id))
 
     # -- export and import -------------------------------------------------------------
 
@@ -239,11 +295,21 @@ class Store:
             raise UnknownGame(f"there is no game with id '{game_id}'")
         return row
 
-    def _event_texts(self, game_id: str) -> list[str]:
+    def _event_texts(self, game_id: str, since: int = 0) -> list[str]:
         rows = self.connection.execute(
-            "SELECT event FROM events WHERE game_id = ? ORDER BY seq", (game_id,)
+            "SELECT event FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq",
+            (game_id, since),
         ).fetchall()
         return [row[0] for row in rows]
+
+    def _cached(self, game_id: str, rules: Rules[Any]) -> Game[Any] | None:
+        if self._cache_name is None:
+            return None
+        return REPLAY_CACHE.get((self._cache_name, game_id), rules, self.version(game_id))
+
+    def _remember(self, game_id: str, game: Game[Any]) -> None:
+        if self._cache_name is not None:
+            REPLAY_CACHE.put((self._cache_name, game_id), game)
 
 
 def _encode(value: Any) -> str:

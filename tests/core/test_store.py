@@ -118,3 +118,40 @@ def test_a_write_interrupted_inside_its_transaction_leaves_nothing(store):
             "INSERT INTO events (game_id, seq, event, at) VALUES (?, 0, '{}', 0)", (game_id,)
         )
     assert store.version(game_id) == 0
+
+
+def test_a_game_loaded_again_sees_events_another_store_appended(store, tmp_path):
+    game_id = store.create_game("tally", {"limit": 30})
+    store.play(game_id, add(2))
+    store.load(game_id)  # now cached in this process
+    with Store(tmp_path / "games.db", resolve_rules=lambda kind: TALLY) as other:
+        other.play(game_id, add(3))
+    reloaded = store.load(game_id).game
+    assert reloaded.state.total == 5
+    assert reloaded.log == (add(2), add(3))
+
+
+def test_changing_a_loaded_game_does_not_change_what_the_store_holds(store):
+    game_id = store.create_game("tally", {"limit": 30})
+    store.play(game_id, add(2))
+    loaded = store.load(game_id).game
+    loaded.push(add(7))  # never stored
+    assert store.load(game_id).game.state.total == 2
+
+
+def test_a_refused_play_leaves_the_cached_game_as_it_was(store):
+    game_id = store.create_game("tally", {"limit": 5})
+    store.play(game_id, add(4))
+    with pytest.raises(IllegalEvent):
+        store.play(game_id, add(4))
+    assert store.load(game_id).game.version == 1
+
+
+def test_replay_from_the_cache_equals_replay_from_the_start(store):
+    game_id = store.create_game("tally", {"limit": 99})
+    for n in (1, 2, 3):
+        store.play(game_id, add(n))
+    store.play(game_id, Event("undo"))
+    cached = store.load(game_id).game
+    assert cached.state == cached.replay()
+    assert cached.state.total == 3
