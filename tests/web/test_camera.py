@@ -20,20 +20,19 @@ PLAYERS = ["Anna", "Ben", "Cleo"]
 
 @pytest.fixture(scope="module")
 def photo_folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
-    """One synthetic photo of six tiles on a plain table, and the tiles it shows."""
+    """One synthetic photo of six tiles on a plain table, and what the recogniser finds
+    in it (the loop must pass that on unchanged; how well it reads is vision's test)."""
+    from vision.imageio import read_image
+    from vision.recogniser import Recogniser
     from vision.synth.scene import render_photo
     from vision.tileset import load_tileset
 
-    photo = render_photo(
-        load_tileset(DEFAULT_TILESET),
-        np.random.default_rng(7),
-        level=0,
-        n_tiles=6,
-        layout="spread",
-    )
+    tileset = load_tileset(DEFAULT_TILESET)
+    photo = render_photo(tileset, np.random.default_rng(7), level=0, n_tiles=6, layout="spread")
     folder = tmp_path_factory.mktemp("camera")
     cv2.imwrite(str(folder / "table.jpg"), photo.image)
-    return folder, sorted(tile.tile.id for tile in photo.tiles)
+    found = Recogniser(tileset).detect(read_image(folder / "table.jpg"))
+    return folder, sorted(tile.tile.id for tile in found.tiles)
 
 
 @pytest.fixture
