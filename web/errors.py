@@ -71,6 +71,8 @@ def wants_json() -> bool:
 
 
 def respond(message: str, status: int, reason: str):  # type: ignore[no-untyped-def]
+    # One line even when the sentence quotes what was sent (a game id of "\n" in the URL).
+    message = " ".join(message.split())
     if wants_json():
         response = jsonify({"error": message, "status": status, "reason": reason})
         response.status_code = status

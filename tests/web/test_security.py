@@ -252,3 +252,10 @@ def test_a_decompression_bomb_photo_is_refused_before_decoding(client: FlaskClie
     )
     assert answer.status_code == 422
     assert "64 megapixels" in answer.get_json()["error"]
+
+
+def test_a_refusal_quoting_what_was_sent_stays_one_line(client: FlaskClient) -> None:
+    """Found by the fuzz test: a game id of a newline came back inside the sentence."""
+    answer = client.get("/api/games/%0A%0Dx/export")
+    assert answer.status_code == 404
+    assert answer.get_json()["error"] == "there is no game with id ' x'"
