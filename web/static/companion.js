@@ -93,11 +93,21 @@ const Companion = (() => {
     document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") take(); });
   }
 
-  /** A short beep and a buzz, where the phone allows (sound needs a tap first). */
+  /** A short beep and a buzz, where the phone allows. Browsers allow sound only after
+      the player touched the page, so the first touch anywhere unlocks it for cues that
+      arrive later from the live stream. */
   let audio = null;
-  function beep(frequency = 660, ms = 180) {
+  function unlockSound() {
     try {
       audio = audio ?? new (window.AudioContext || window.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
+    } catch (error) { /* no sound on this device */ }
+  }
+  document.addEventListener("pointerdown", unlockSound, { once: true, capture: true });
+
+  function beep(frequency = 660, ms = 180) {
+    try {
+      unlockSound();
       const osc = audio.createOscillator();
       const gain = audio.createGain();
       osc.frequency.value = frequency;
