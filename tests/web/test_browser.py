@@ -94,9 +94,9 @@ class Phone:
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
-    def shot(self, name: str) -> None:
+    def shot(self, name: str, full_page: bool = True) -> None:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
     def game(self, game_id: str) -> dict[str, Any]:
         """The game JSON as this phone is allowed to see it."""
@@ -287,6 +287,10 @@ def test_a_whole_cycle_on_three_phones(server: str, browser: Any, photo) -> None
         if card == "grave:any":
             ben.shows(shown["version"])
             ben.shot("15-after-graveyard")
+            ben.shot("15b-graveyard-in-sight", full_page=False)
+            assert ben.page.locator("#grave-strip-tiles img").count() == len(
+                shown["view"]["graveyard"]
+            )
 
     shown = anna.game(game_id)
     assert shown["view"]["phase"] == "cycle-scored", shown["view"]["doing"]

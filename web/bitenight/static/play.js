@@ -115,11 +115,21 @@
     $("graveyard").replaceChildren(...(v.graveyard.length ? v.graveyard.map(tileImg)
       : [el("p", { class: "muted" }, t("bitenight.graveyard_empty"))]));
     $("pad").replaceChildren(scorePad(v));
+    graveStrip(v);
     followCamera(v);
     // Once a cycle is scored the pad is what everyone looks at: put it under the stage.
     const finished = v.phase === "cycle-scored" || v.phase === "game-over";
     const anchor = finished ? $("stage") : $("graveyard-card");
     if (anchor.nextElementSibling !== $("pad-card")) anchor.after($("pad-card"));
+  }
+
+  /** During the rendezvous the graveyard stays in sight at the foot of the screen. */
+  function graveStrip(v) {
+    const strip = $("grave-strip");
+    strip.hidden = v.phase !== "rendezvous";
+    document.body.classList.toggle("with-strip", !strip.hidden);
+    $("grave-strip-count").textContent = `(${v.graveyard.length})`;
+    $("grave-strip-tiles").replaceChildren(...v.graveyard.map(tileImg));
   }
 
   function stage(v) {
