@@ -417,13 +417,15 @@ def _arc_radius(contour: np.ndarray, step: int = 6) -> float | None:
 
 
 def _disc_centres(distance: np.ndarray, min_radius: float) -> list[tuple[float, float, float]]:
-    """Peaks of the distance map, strongest first, each at least its radius from the others."""
+    """Peaks of the distance map, strongest first; two kept peaks are at least three
+    quarters of their radii apart (touching discs are a full two radii apart, while a
+    small peak in the neck between them is not)."""
     dilated = cv2.dilate(distance, np.ones((3, 3), np.uint8))
     ys, xs = np.nonzero((distance >= dilated - 1e-3) & (distance >= min_radius))
     order = np.argsort(-distance[ys, xs])
     kept: list[tuple[float, float, float]] = []
     for i in order:
         px, py, r = float(xs[i]), float(ys[i]), float(distance[ys[i], xs[i]])
-        if all(math.hypot(px - kx, py - ky) >= 0.9 * max(r, kr) for kx, ky, kr in kept):
+        if all(math.hypot(px - kx, py - ky) >= 0.75 * (r + kr) for kx, ky, kr in kept):
             kept.append((px, py, r))
     return kept

@@ -77,6 +77,8 @@ class VisionConfig:
     accept_token_min: float = 0.55
     #: A split with fewer of its pieces accepted than this share is not tiles at all.
     split_accept_share: float = 0.5
+    #: ...and so is a blob whose best pieces leave more than this share of it uncovered.
+    min_split_cover: float = 0.6
     #: A piece longer than this many times its width (even seen at 35°) is not a tile.
     max_elongation: float = 1.45
     #: Least lead of the best kind of object over the next, below which it is rejected.

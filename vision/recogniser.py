@@ -160,11 +160,11 @@ class Recogniser:
                     for q in disc_split(blob, mask.shape, max(2.0, floor))
                     if min_side * min(token_floor, 0.75) <= _side(q) <= max_side
                 ]
+                discs_cover = explained(blob, quads, True) if quads else 0.0
                 if quads:
-                    cover = explained(blob, quads, True)
-                    candidates += [_full(q, scale, True, index, split, cover) for q in quads]
+                    candidates += [_full(q, scale, True, index, split, discs_cover) for q in quads]
                     split += 1
-                if round_tiles and (len(quads) > 1 or not quads or cover < 0.85):
+                if round_tiles and (len(quads) > 1 or discs_cover < 0.8):
                     circles = [
                         q
                         for q in circle_split(blob, grey, side / 2 if side else None)
@@ -289,7 +289,10 @@ class Recogniser:
         for (blob, _), members in by_split.items():
             reasons = verdicts(members)
             passed = sum(r is None for r in reasons)
-            if len(members) >= 3 and passed < self.config.split_accept_share * len(members):
+            too_little = members[0].candidate.cover < self.config.min_split_cover
+            if too_little or (
+                len(members) >= 3 and passed < self.config.split_accept_share * len(members)
+            ):
                 # a card or a printed mat cut into cells: a few cells may pass by chance
                 reasons = [r or "part of something that is not tiles" for r in reasons]
             accepted = [

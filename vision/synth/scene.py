@@ -176,8 +176,10 @@ def _arrange(groups: list[list[_Item]], tile_mm: float, rng: np.random.Generator
     """Place each group at random without overlapping the others (gap ≥ a quarter tile)."""
     placed: list[tuple[np.ndarray, float]] = []
     items: list[_Item] = []
-    area = sum(sum(_radius(i) ** 2 * 4 for i in g) for g in groups)
-    half = np.array([1.6, 0.9]) * math.sqrt(area / (1.6 * 0.9 * 4)) * 1.05
+    # the pieces of the game set the table's size; the rest finds room around them
+    area = sum(_radius(i) ** 2 * 4 for g in groups for i in g if i.kind in ("tile", "token"))
+    area = area or sum(_radius(i) ** 2 * 4 for g in groups for i in g)
+    half = np.array([1.6, 0.9]) * math.sqrt(area / (1.6 * 0.9 * 4)) * 0.8
     gap = tile_mm * 0.25
     for group in groups:
         spots = np.array([i.center for i in group])
