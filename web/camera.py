@@ -160,13 +160,17 @@ class CameraLoop:
 
     def _run(self) -> None:
         pause = 1.0 / self.max_fps
+        seen: np.ndarray | None = None
         while not self._stop.is_set():
             began = time.monotonic()
             try:
                 frame = self.source.read()
-                if frame is not None:
+                # A photo folder hands back the same frame for seconds: looking at it again
+                # would only take a core away from the phones' requests (companion load).
+                if frame is not None and frame is not seen:
                     self.latest = self.look(frame)
                     self.error = None
+                    seen = frame
             except Exception as error:  # the loop must outlive one bad frame
                 self.error = f"{type(error).__name__}: {error}"
             self._stop.wait(max(pause - (time.monotonic() - began), 0.01))
