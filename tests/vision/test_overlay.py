@@ -1,0 +1,43 @@
+"""The overlay a person checks: every detection and every rejected piece is drawn."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from companion.bitenight.tiles import Tile
+from vision.overlay import draw_overlay
+from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
+
+SQUARE = np.array([[100, 100], [160, 100], [160, 160], [100, 160]], np.float32)
+
+
+def _drawn(result: FrameResult) -> np.ndarray:
+    image = np.zeros((240, 320, 3), np.uint8)
+    out = draw_overlay(image, result)
+    assert out.shape == image.shape and not image.any()  # the input is left alone
+    return out
+
+
+def test_a_sure_tile_is_outlined_in_green_and_a_doubtful_one_in_orange():
+    sure = _drawn(
+        FrameResult(
+            320, 240, tiles=(TileDetection(Tile.parse("red-monk"), (130, 130), SQUARE, 0.95),)
+        )
+    )
+    doubtful = _drawn(
+        FrameResult(
+            320, 240, tiles=(TileDetection(Tile.parse("red-monk"), (130, 130), SQUARE, 0.3),)
+        )
+    )
+    edge = (slice(97, 104), 112)  # across the top side, clear of the label
+    b, g, r = (int(v) for v in max(sure[edge].tolist(), key=sum))
+    assert g > 2 * b and g > 2 * r  # green
+    b, g, r = (int(v) for v in max(doubtful[edge].tolist(), key=sum))
+    assert r > g > 4 * max(b, 1)  # orange
+
+
+def test_tokens_and_rejected_pieces_are_drawn_too():
+    token = TokenDetection(None, False, (50, 50), SQUARE - 60, 0.9)
+    rejected = RejectedCandidate((250, 180), SQUARE + 60, "no match (0.20)")
+    out = _drawn(FrameResult(320, 240, tokens=(token,), rejected=(rejected,)))
+    assert out[40, 55].any() and out[160, 190].any()
