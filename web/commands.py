@@ -146,6 +146,7 @@ def serve(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("stopped")
     finally:
+        app.extensions["companion_changes"].close()  # live streams end before the server
         if server is not None:
             server.close()  # type: ignore[union-attr]
         stop = app.extensions.get("companion_camera_stop")

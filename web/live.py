@@ -35,6 +35,13 @@ class Changes:
     def __init__(self) -> None:
         self._condition = threading.Condition()
         self._cues: dict[str, tuple[int, str]] = {}
+        self.closed = False
+
+    def close(self) -> None:
+        """The server is stopping: every stream ends now (browsers reconnect later)."""
+        with self._condition:
+            self.closed = True
+            self._condition.notify_all()
 
     def announce(self) -> None:
         with self._condition:
@@ -78,7 +85,7 @@ def version_stream(
         cue_seen = changes.last_cue(game_id)[0]
         last_sent = time.monotonic()
         ends = last_sent + lifetime
-        while time.monotonic() < ends:
+        while time.monotonic() < ends and not changes.closed:
             try:
                 version = store.version(game_id)
             except UnknownGame:

@@ -69,7 +69,19 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     thread = threading.Thread(target=httpd.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.effective_port}"  # type: ignore[union-attr]
+    stop(app, httpd)
+
+
+def stop(app: Any, httpd: Any) -> None:
+    """End the live streams, let their threads finish, then close the server."""
+    import time
+
+    app.extensions["companion_changes"].close()
+    time.sleep(0.3)
     httpd.close()
+    stop_camera = app.extensions.get("companion_camera_stop")
+    if stop_camera is not None:
+        stop_camera()
 
 
 @pytest.fixture(scope="module")
@@ -389,8 +401,7 @@ def camera_server(tmp_path_factory: pytest.TempPathFactory, photo) -> Iterator[s
     httpd = create_server(app, host="127.0.0.1", port=0, threads=12)
     threading.Thread(target=httpd.run, daemon=True).start()
     yield f"http://127.0.0.1:{httpd.effective_port}"  # type: ignore[union-attr]
-    httpd.close()
-    app.extensions["companion_camera_stop"]()
+    stop(app, httpd)
 
 
 def test_the_overhead_camera_reads_a_collection(camera_server: str, browser: Any, photo) -> None:

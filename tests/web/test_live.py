@@ -60,3 +60,17 @@ def test_announcing_wakes_a_waiting_stream_at_once() -> None:
         woke.wait(0.01)
     waiter.join(1.0)
     assert woke.is_set()
+
+
+def test_a_stopping_server_ends_every_stream_at_once(app) -> None:
+    from web.live import version_stream
+
+    changes = Changes()
+    game = new_tally(app.test_client())
+    stream = version_stream(
+        app.config["DATABASE"], game["id"], changes, lifetime=30.0, heartbeat=10.0
+    )
+    assert next(stream) == "retry: 1000\n\n"
+    assert next(stream).startswith("event: version")
+    changes.close()
+    assert list(stream) == []

@@ -85,12 +85,29 @@ const Companion = (() => {
     });
   }
 
-  /** Keep the screen on while the page is shown, where the browser allows it. */
+  /**
+   * Keep the screen on while the page is shown, where the browser allows it. The Wake
+   * Lock API needs HTTPS, which a table server on the LAN does not have; there a tiny
+   * silent video, looping out of sight once the player has touched the page, keeps
+   * most phones awake.
+   */
   function keepAwake() {
-    if (!("wakeLock" in navigator)) return;
-    const take = () => navigator.wakeLock.request("screen").catch(() => {});
-    take();
-    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") take(); });
+    const again = (take) => document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") take();
+    });
+    if ("wakeLock" in navigator) {
+      const take = () => navigator.wakeLock.request("screen").catch(() => {});
+      take();
+      again(take);
+      return;
+    }
+    const video = el("video", { class: "awake", src: "/static/awake.webm", loop: true, playsinline: true,
+                                muted: true, "aria-hidden": "true" });
+    video.muted = true;
+    document.body.append(video);
+    const play = () => video.play().catch(() => {});
+    document.addEventListener("pointerdown", play, { once: true, capture: true });
+    again(play);
   }
 
   /** A short beep and a buzz, where the phone allows. Browsers allow sound only after
