@@ -71,17 +71,23 @@ def fit_residuals(
 
 
 def decide_member(
-    patch: np.ndarray, templates: np.ndarray, gains: np.ndarray, mask: np.ndarray
+    patch: np.ndarray,
+    templates: np.ndarray,
+    gains: np.ndarray,
+    mask: np.ndarray,
+    exclude: frozenset[int] = frozenset(),
 ) -> tuple[int, float]:
     """The member that explains the patch, and how clearly (0..1).
 
     The overall fit ranks the members; the close ones are then compared pairwise
     only where the two differ. A heart is a small spot: over the whole face a
     misaligned heart tile and its plain twin fit almost equally, but on the spot
-    where they differ the answer is plain.
+    where they differ the answer is plain. Members in ``exclude`` (faces already seen
+    elsewhere in the frame) are not considered.
     """
     residuals = fit_residuals(patch, templates, gains, mask)
-    order = [int(i) for i in np.argsort(residuals)]
+    residuals[list(exclude)] = np.inf
+    order = [int(i) for i in np.argsort(residuals) if np.isfinite(residuals[i])]
     champion = order[0]
     clarity = 1.0
     for challenger in order[1:]:

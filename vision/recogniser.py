@@ -25,6 +25,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.bitenight.tiles import Tile
 from vision.candidates import (
     Candidate,
     circle_split,
@@ -370,6 +371,42 @@ class Recogniser:
 
     # -- stage 5: light and colour -------------------------------------------------------
 
+    def _settle_duplicates(
+        self,
+        chosen: list[_Scored],
+        subset: list[int],
+        patches: list[np.ndarray],
+        members: list[np.ndarray],
+        gains: np.ndarray,
+        mask: np.ndarray,
+        results: dict[int, tuple[int, float]],
+    ) -> None:
+        """Every Moon tile is unique: where two pieces read as the same tile, the less
+        clear one takes its next best face that is not already on the table."""
+        model = self.model
+        excluded: dict[int, set[int]] = {i: set() for i in subset}
+        for _ in range(3):
+            owners: dict[Tile, list[int]] = {}
+            for i in subset:
+                label = _label_of(model, chosen[i], results[i][0])
+                if label.tile is not None:
+                    owners.setdefault(label.tile, []).append(i)
+            clashes = [ids for ids in owners.values() if len(ids) > 1]
+            if not clashes:
+                return
+            for ids in clashes:
+                ids.sort(
+                    key=lambda i: -_confidence(chosen[i].score, chosen[i].margin, results[i][1])
+                )
+                for i in ids[1:]:
+                    k = subset.index(i)
+                    excluded[i].add(results[i][0])
+                    if len(excluded[i]) >= len(members[k]):
+                        continue
+                    results[i] = decide_member(
+                        patches[k], members[k], gains, mask, frozenset(excluded[i])
+                    )
+
     def _colour(
         self, chosen: list[_Scored]
     ) -> tuple[list[TileDetection], list[TokenDetection], np.ndarray]:
@@ -394,6 +431,7 @@ class Recogniser:
             )
             for k, i in enumerate(subset):
                 results[i] = decide_member(patches[k], members[k], gains, masks[round_])
+            self._settle_duplicates(chosen, subset, patches, members, gains, masks[round_], results)
         for i, s in enumerate(chosen):
             member, clarity = results[i]
             label = model.labels[model.groups[s.group][member]]
@@ -414,6 +452,10 @@ class Recogniser:
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, gains
+
+
+def _label_of(model: AppearanceModel, s: _Scored, member: int):
+    return model.labels[model.groups[s.group][member]]
 
 
 def _confidence(score: float, margin: float, clarity: float) -> float:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from companion.bitenight.tiles import Tile
 from vision.evaluate import score_photo
 from vision.imageio import ImageError
 from vision.recogniser import Recogniser
@@ -91,3 +92,15 @@ def test_a_token_only_set_reads_tokens(round_set: TileSet):
     photo = render_photo(round_set, np.random.default_rng(3), level=0, n_tiles=0, token_rows=1)
     result = Recogniser(tokens_only).detect(photo.image)
     assert len(result.tokens) == len(photo.tokens) and result.tiles == ()
+
+
+def test_no_tile_is_read_twice_because_every_tile_is_unique(square_set, square_recogniser):
+    from vision.synth.scene import _paste
+
+    table = np.full((720, 1280, 3), (70, 100, 140), np.uint8)
+    face = square_set.faces[Tile.parse("red-monk")]
+    for x in (400, 700):
+        _paste(table, face, np.array([x, 360.0]), np.array([120.0, 120.0]), 10.0)
+    result = square_recogniser.detect(table)
+    ids = [t.tile for t in result.tiles]
+    assert len(ids) == 2 and len(set(ids)) == 2 and Tile.parse("red-monk") in ids
