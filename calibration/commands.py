@@ -40,6 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     _register_table(commands)
     _register_seat_markers(commands)
     _register_seats(commands)
+    _register_benchmark(commands)
     _register_teach(subparsers)
 
 
@@ -270,4 +271,58 @@ def _run_seats(args: argparse.Namespace) -> int:
     args.out.write_text(zones.to_json() + "\n", encoding="utf-8")
     seats = ", ".join(zone.seat for zone in zones.zones)
     print(f"saved {args.out}: zones for seats {seats} (in {zones.units})")
+    return 0
+
+
+def _register_benchmark(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "benchmark",
+        help="time 'companion teach' on rendered photos of the sheet and print the figures",
+        description="Render the sheet's pages holding a tile set (seeded, warm lamp, tilted), "
+        "then time teaching from them several times: reading the photos, teaching, writing "
+        "the folder. Prints the median and range of each.",
+    )
+    parser.add_argument(
+        "--tileset", metavar="DIR", type=Path, default=Path("samples/tilesets/nocturne")
+    )
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.set_defaults(run=_run_benchmark)
+
+
+def _run_benchmark(args: argparse.Namespace) -> int:
+    import statistics
+    import tempfile
+
+    if args.runs < 1:
+        raise UsageError("--runs must be at least 1")
+    tileset = load_tileset(args.tileset)
+    layout = build_layout(Paper.A4, tileset.tile_size_mm)
+    rng = np.random.default_rng(args.seed)
+    figures: dict[str, list[float]] = {"read photos": [], "teach": [], "write folder": []}
+    with tempfile.TemporaryDirectory() as folder:
+        paths = []
+        for page in layout.pages:
+            photo = render_sheet_photo(page, tileset, rng, level=1)
+            path = Path(folder) / f"page-{page.number}.jpg"
+            cv2.imwrite(str(path), photo.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            paths.append(path)
+        height, width = photo.image.shape[:2]
+        for _ in range(args.runs):
+            clock = time.perf_counter()
+            photos = [(str(path), read_image(path)) for path in paths]
+            figures["read photos"].append(time.perf_counter() - clock)
+            clock = time.perf_counter()
+            taught = teach(photos, name="benchmark")
+            figures["teach"].append(time.perf_counter() - clock)
+            clock = time.perf_counter()
+            save_tileset(taught, Path(folder) / "taught")
+            figures["write folder"].append(time.perf_counter() - clock)
+    totals = [sum(run) for run in zip(*figures.values(), strict=True)]
+    print(
+        f"teach benchmark: {len(paths)} photos of {width}×{height} px, tile set "
+        f"{tileset.name}, {args.runs} runs (seconds: median, min–max)"
+    )
+    for name, values in [*figures.items(), ("total", totals)]:
+        print(f"  {name:<13} {statistics.median(values):6.2f}  {min(values):.2f}–{max(values):.2f}")
     return 0

@@ -77,8 +77,13 @@ class PageReader:
         seen = self._warp(window).astype(np.float32)
         printed = self._printed(window)
         gain = GainField.fit(seen, printed, window, self.colour)
-        piece = _piece_mask(seen, printed, gain.over_window(window, seen.shape[:2]))
-        hull = _piece_hull(piece, window, slot)
+        difference, paper_like, near_edge = _differences(
+            seen, printed, gain.over_window(window, seen.shape[:2])
+        )
+        hull = _piece_hull((difference > DIFFERENCE) & ~paper_like & ~near_edge, window, slot)
+        if hull is not None:  # outline again at half the rim's contrast: the true edge
+            threshold = max(DIFFERENCE, 0.5 * _rim_contrast(difference, hull))
+            hull = _piece_hull((difference > threshold) & ~paper_like & ~near_edge, window, slot)
         slot_px = slot.size_mm * WORK_PX_PER_MM
         covered = 0.0 if hull is None else cv2.contourArea(hull) / slot_px**2
         if hull is None or covered < OCCUPIED_SHARE:
@@ -180,9 +185,11 @@ class GainField:
 
     def at(self, xs_mm: np.ndarray, ys_mm: np.ndarray) -> np.ndarray:
         """Gains at page millimetres, shaped like ``xs_mm`` plus a channel axis."""
-        a, b, c = self.coefficients[:, 0], self.coefficients[:, 1], self.coefficients[:, 2]
-        field = a + b * xs_mm[..., None] + c * ys_mm[..., None]
-        return np.maximum(field, 0.05).astype(np.float32)
+        xs, ys = np.asarray(xs_mm, np.float32), np.asarray(ys_mm, np.float32)
+        channels = [
+            np.float32(a) + np.float32(b) * xs + np.float32(c) * ys for a, b, c in self.coefficients
+        ]
+        return np.maximum(np.dstack(channels), np.float32(0.05))
 
     def over_window(
         self, window: tuple[float, float, float, float], shape: tuple[int, int]
@@ -210,25 +217,50 @@ def _pixel_mm(
     return window[0] + (xs + 0.5) / ppm, window[1] + (ys + 0.5) / ppm
 
 
-def _piece_mask(seen: np.ndarray, printed: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """Pixels the printed page under this light does not explain (and are not shadow)."""
-    unclipped = printed[..., None] * gain
-    difference = (np.abs(seen - np.minimum(255.0, unclipped)) / gain).max(axis=2)
-    # Paper evenly darker (shadow) or lighter (a blurred print edge) is still paper.
-    # A channel clipped at white says nothing about that, so it is left out.
-    ratio = seen / np.maximum(unclipped, 1.0)
-    valid = seen < 250
-    count = valid.sum(axis=2)
-    level = np.where(count > 0, (ratio * valid).sum(axis=2) / np.maximum(count, 1), 1.0)
-    highest = np.where(valid, ratio, -np.inf).max(axis=2)
-    lowest = np.where(valid, ratio, np.inf).min(axis=2)
-    spread = np.where(count > 0, highest - lowest, 0.0)
+def _differences(
+    seen: np.ndarray, printed: np.ndarray, gain: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How far each pixel is from the printed page under this light (white-lamp units),
+    which pixels are paper in even shadow or light, and which lie on a printed edge."""
+    difference = np.zeros(printed.shape, np.float32)
+    highest = np.full(printed.shape, -np.inf, np.float32)
+    lowest = np.full(printed.shape, np.inf, np.float32)
+    total = np.zeros(printed.shape, np.float32)
+    count = np.zeros(printed.shape, np.float32)
+    for channel in range(3):  # per channel: numpy reduces a last axis of 3 slowly
+        value, g = seen[..., channel], gain[..., channel]
+        unclipped = printed * g
+        np.maximum(difference, np.abs(value - np.minimum(unclipped, 255.0)) / g, out=difference)
+        # Paper evenly darker (shadow) or lighter (a blurred print edge) is still paper.
+        # A channel clipped at white says nothing about that, so it is left out.
+        ratio = value / np.maximum(unclipped, 1.0)
+        valid = value < 250
+        np.maximum(highest, np.where(valid, ratio, -np.inf), out=highest)
+        np.minimum(lowest, np.where(valid, ratio, np.inf), out=lowest)
+        total += ratio * valid
+        count += valid
+    seen_channels = count > 0
+    level = np.where(seen_channels, total / np.maximum(count, 1.0), 1.0)
+    spread = np.where(seen_channels, highest - lowest, 0.0)
     paper_like = (spread < 0.15) & (level >= SHADOW_DEPTH) & (level <= 1.3)
-    piece = (difference > DIFFERENCE) & ~paper_like
     # Printed edges (frame, text) blur in a photo: trust them only where the piece is big.
     edges = cv2.morphologyEx(printed, cv2.MORPH_GRADIENT, np.ones((3, 3), np.uint8)) > 20
     near_edge = cv2.dilate(edges.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
-    return piece & ~near_edge
+    return difference, paper_like, near_edge
+
+
+def _rim_contrast(difference: np.ndarray, hull: np.ndarray) -> float:
+    """The typical difference just inside a piece's outline: how strongly its edge shows.
+
+    A blurred edge crosses a fixed threshold outside the true edge, the more so the
+    stronger the edge; half the rim's contrast is where the true edge lies.
+    """
+    inside = np.zeros(difference.shape, np.uint8)
+    cv2.fillPoly(inside, [hull.reshape(-1, 2)], 1)
+    kernel = np.ones((3, 3), np.uint8)
+    rim = cv2.erode(inside, kernel, iterations=2) & ~cv2.erode(inside, kernel, iterations=6)
+    values = difference[rim.astype(bool)]
+    return float(np.median(values)) if values.size else 0.0
 
 
 def _piece_hull(
@@ -256,8 +288,9 @@ def _piece_hull(
     ]
     if not parts:
         return None
-    points = np.column_stack(np.nonzero(np.isin(labels, parts)))[:, ::-1].astype(np.int32)
-    return cv2.convexHull(points)
+    solid = np.isin(labels, parts).astype(np.uint8)
+    contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return cv2.convexHull(np.concatenate(contours))
 
 
 def _outline(
@@ -277,17 +310,22 @@ def _outline(
     return to_mm(rx, ry), ((w + h) / 2 + 1) / ppm, angle, False
 
 
-def centre_of_disc(reading: SlotReading, diameter_mm: float) -> tuple[float, float]:
-    """The centre of a disc of known size in a round piece's outline.
+def fit_disc(
+    reading: SlotReading, diameter_mm: float | None = None
+) -> tuple[tuple[float, float], float]:
+    """Centre and diameter (mm) of the disc in a round piece's outline.
 
     The outline of a round piece often bulges where its shadow or a blurred dark rim
-    joins it; a circle of the size all the pieces share, fitted to the outline with
-    the worst-fitting part left out, is centred on the piece itself.
+    joins it; a circle fitted to the outline with the worst-fitting part left out
+    sits on the piece itself. With ``diameter_mm`` (the size all the pieces share)
+    only the centre is fitted.
     """
     assert reading.hull_mm is not None, "only an occupied slot has an outline"
     points = _resample(reading.hull_mm, step_mm=0.5)
     centre = np.array(reading.centre_mm, np.float64)
-    radius = diameter_mm / 2
+    # the hull runs through the centres of the outermost pixels, half a pixel inside
+    inset = 0.5 / WORK_PX_PER_MM
+    radius = (reading.side_mm / 2 if diameter_mm is None else diameter_mm / 2) - inset
     for _ in range(10):
         offsets = points - centre
         distances = np.maximum(np.linalg.norm(offsets, axis=1), 1e-6)
@@ -295,9 +333,11 @@ def centre_of_disc(reading: SlotReading, diameter_mm: float) -> tuple[float, flo
         keep = np.abs(residuals) <= np.quantile(np.abs(residuals), 0.6)
         step = (residuals[keep, None] * offsets[keep] / distances[keep, None]).mean(axis=0)
         centre += step
+        if diameter_mm is None:
+            radius = float(np.median(distances[keep]))
         if np.linalg.norm(step) < 0.01:
             break
-    return float(centre[0]), float(centre[1])
+    return (float(centre[0]), float(centre[1])), 2 * (radius + inset)
 
 
 def _resample(polygon: np.ndarray, step_mm: float) -> np.ndarray:

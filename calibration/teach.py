@@ -16,7 +16,7 @@ from calibration.alignment import upright_turns
 from calibration.checks import Misplaced, misplaced_tile, misplaced_token
 from calibration.layout import TOKEN_BACK_SLOT, Slot
 from calibration.locate import LocatedPage, locate_page
-from calibration.slots import PageReader, SlotReading, centre_of_disc
+from calibration.slots import PageReader, SlotReading, fit_disc
 from companion.bitenight.tiles import Tile
 from companion.errors import CompanionError
 from companion.middernacht.tokens import DEFAULT_TOKEN_COLOURS
@@ -73,7 +73,7 @@ def teach(
         if shape is None:
             rounds = sum(r.reading.round_ for r in tile_readings)
             tile_shape = "round" if rounds > len(tile_readings) / 2 else "square"
-        tile_size = float(np.median([r.reading.side_mm for r in tile_readings]))
+        tile_size = _common_size([r.reading for r in tile_readings], tile_shape == "round")
         round_ = tile_shape == "round"
         by_tile = {Tile.parse(r.reading.slot.id): r for r in tile_readings}
         if round_:
@@ -96,7 +96,7 @@ def teach(
     back = None
     if with_tokens:
         token_readings = [readings[slot.id] for slot in token_slots]
-        diameter = float(np.median([r.reading.side_mm for r in token_readings]))
+        diameter = _common_size([r.reading for r in token_readings], round_=True)
         for r in token_readings:
             face = r.reader.cut_face(_centred(r.reading, diameter), diameter, round_=True)
             if r.reading.slot.id == TOKEN_BACK_SLOT:
@@ -119,7 +119,15 @@ def teach(
 
 def _centred(reading: SlotReading, diameter_mm: float) -> SlotReading:
     """The reading of a round piece with its centre fitted to its known size."""
-    return replace(reading, centre_mm=centre_of_disc(reading, diameter_mm))
+    centre, _ = fit_disc(reading, diameter_mm)
+    return replace(reading, centre_mm=centre)
+
+
+def _common_size(readings: list[SlotReading], round_: bool) -> float:
+    """The size all pieces of a kind share: the median of what each outline shows."""
+    if round_:
+        return float(np.median([fit_disc(reading)[1] for reading in readings]))
+    return float(np.median([reading.side_mm for reading in readings]))
 
 
 def _check_one_sheet(pages: list[LocatedPage]) -> None:
