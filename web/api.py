@@ -21,6 +21,7 @@ from web.errors import Refusal, forbidden, not_found
 from web.live import Changes, version_stream
 from web.pages import GamePages
 from web.security import Caller
+from web.texts import say
 from web.validate import Field, read_json
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -32,7 +33,7 @@ VERSION = Field(int, minimum=0)
 def game_pages(kind: str) -> GamePages:
     pages = current_app.extensions["companion_pages"].get(kind)
     if pages is None:
-        raise not_found(f"this server has no pages for games of kind '{kind}'")
+        raise not_found(say("refuse.no_pages", kind=kind))
     return pages
 
 
@@ -70,10 +71,10 @@ def game_json(stored: StoredGame, who: Caller) -> dict[str, Any]:
 def actor_for(pages: GamePages, who: Caller, kind: str, data: dict[str, Any]) -> str:
     """The name the log records for this event, or a refusal saying who may send it."""
     if kind in META_KINDS:
-        raise Refusal("use the undo button of the host screen to take a step back", 400, "json")
+        raise Refusal(say("refuse.undo_button"), 400, "json")
     if kind in pages.host_only:
         if not who.host:
-            raise forbidden("only the host screen of this game can do that")
+            raise forbidden(say("refuse.host_only"))
         return "host"
     named = data.get(pages.seat_field) if pages.seat_field else None
     if who.seat is not None and (named is None or named == who.seat):
@@ -81,8 +82,8 @@ def actor_for(pages: GamePages, who: Caller, kind: str, data: dict[str, Any]) ->
     if who.host:
         return "host"
     if who.seat is None:
-        raise forbidden("this phone has no seat in this game; join the game first")
-    raise forbidden(f"this phone holds the seat of {who.seat} and can only act for that seat")
+        raise forbidden(say("refuse.no_seat"))
+    raise forbidden(say("refuse.other_seat", seat=who.seat))
 
 
 #: Longest seat (player) name: it is shown on buttons and travels in addresses.
@@ -93,11 +94,11 @@ def check_seat_names(names: list[str]) -> None:
     """Seat names travel in addresses (``/seats/<name>``) and cookies: keep them plain."""
     for name in names:
         if not isinstance(name, str) or not name.strip():
-            raise Refusal("every player needs a name", 400, "json")
+            raise Refusal(say("refuse.name_missing"), 400, "json")
         if len(name) > MAX_SEAT_NAME:
-            raise Refusal(f"the name '{name[:20]}…' is longer than {MAX_SEAT_NAME} letters")
+            raise Refusal(say("refuse.name_long", start=name[:20], n=MAX_SEAT_NAME))
         if "/" in name or any(not ch.isprintable() for ch in name):
-            raise Refusal(f"the name '{name}' cannot hold '/' or invisible characters", 400, "json")
+            raise Refusal(say("refuse.name_chars", name=name), 400, "json")
 
 
 # -- games ------------------------------------------------------------------------------
@@ -199,11 +200,11 @@ def cue(game_id: str) -> Response:
     """Ring a cue (the "1-2-3" of a grab) on every phone of the game at once."""
     body = read_json({"name": Field(str, max_length=20)})
     if not _CUE_NAME.match(body["name"]):
-        raise Refusal("a cue name is a short word of lower-case letters", 400, "json")
+        raise Refusal(say("refuse.cue_name"), 400, "json")
     get_store().load(game_id)
     who = security.caller(game_id)
     if who.seat is None and not who.host:
-        raise forbidden("this phone has no seat in this game; join the game first")
+        raise forbidden(say("refuse.no_seat"))
     serial = changes().cue(game_id, body["name"])
     return jsonify({"name": body["name"], "serial": serial})
 
@@ -236,12 +237,12 @@ def claim_seat(game_id: str, seat: str) -> Response:
     stored = store.load(game_id)
     pages = game_pages(stored.kind)
     if seat not in pages.seats(stored.game.setup):
-        raise not_found(f"this game has no seat called '{seat}'")
+        raise not_found(say("refuse.no_such_seat", seat=seat))
     who = security.caller(game_id)
     if who.seat == seat:
         return jsonify({"seat": seat, "url": url_for(pages.play_endpoint, game_id=game_id)})
     if who.seat is not None:
-        raise Refusal(f"this phone already holds the seat of {who.seat}", 409, "seat_taken")
+        raise Refusal(say("refuse.has_seat", seat=who.seat), 409, "seat_taken")
     with store.transaction():
         token = get_seats().claim(game_id, seat)
     security.remember(game_id, "seat", token)
@@ -258,6 +259,6 @@ def free_seat(game_id: str, seat: str) -> Response:
     with store.transaction():
         freed = get_seats().free(game_id, seat)
     if not freed:
-        raise not_found(f"no phone holds the seat of {seat}")
+        raise not_found(say("refuse.seat_not_held", seat=seat))
     changes().announce()
     return jsonify({"seat": seat, "freed": True})

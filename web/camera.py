@@ -26,6 +26,7 @@ from flask import Blueprint, Flask, Response, current_app, jsonify
 
 from companion.errors import CompanionError
 from web.errors import Refusal
+from web.texts import say
 
 bp = Blueprint("camera", __name__, url_prefix="/camera")
 
@@ -235,7 +236,7 @@ def tiles_by_seat(sight: Sight, players: Sequence[str]) -> dict[str, list[str]]:
 def loop() -> CameraLoop:
     running = current_app.extensions.get("companion_camera")
     if running is None:
-        raise Refusal("this server has no camera; read the collections from photos", 404, "camera")
+        raise Refusal(say("refuse.no_camera"), 404, "camera")
     return running
 
 
@@ -243,7 +244,7 @@ def latest() -> Sight:
     running = loop()
     if running.latest is None:
         reason = f" ({running.error})" if running.error else ""
-        raise Refusal(f"the camera has not seen anything yet{reason}", 503, "camera")
+        raise Refusal(say("refuse.camera_blind", reason=reason), 503, "camera")
     return running.latest
 
 

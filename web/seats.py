@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from companion.errors import CompanionError
+from web.texts import say
 
 #: Letters of room codes: no I, O, 0 or 1, which are misread at arm's length.
 ROOM_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
@@ -98,14 +99,14 @@ class SeatBook:
             except sqlite3.IntegrityError:
                 continue  # that code is in use: draw another
             return NewRoom(Room(game_id, code), host_token)
-        raise SeatError("no free room code could be found; delete some old games")
+        raise SeatError(say("refuse.no_room_code"))
 
     def room_by_code(self, code: str) -> Room:
         row = self.db.execute(
             "SELECT game_id, code FROM rooms WHERE code = ?", (normalise_code(code),)
         ).fetchone()
         if row is None:
-            raise SeatError(f"there is no game with room code '{normalise_code(code)}'")
+            raise SeatError(say("refuse.no_room", code=normalise_code(code)))
         return Room(row[0], row[1])
 
     def room_of(self, game_id: str) -> Room | None:
@@ -134,9 +135,7 @@ class SeatBook:
         """Give ``seat`` to the asking phone; returns its token. The caller checks that
         the seat exists in the game and runs this in a write transaction."""
         if seat in self.claimed_seats(game_id):
-            raise SeatTaken(
-                f"the seat of {seat} is already taken; the host can free it if that phone is lost"
-            )
+            raise SeatTaken(say("refuse.seat_taken", seat=seat))
         token = new_token()
         self.db.execute(
             "INSERT INTO seat_tokens (game_id, seat, token_hash, issued_at) VALUES (?, ?, ?, ?)",

@@ -23,6 +23,7 @@ from flask import Flask, request, session
 
 from web.db import get_seats
 from web.errors import Refusal, forbidden
+from web.texts import say
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: How many games one browser remembers tokens for (the cookie stays small).
@@ -68,7 +69,7 @@ def caller(game_id: str) -> Caller:
 def require_host(game_id: str) -> Caller:
     who = caller(game_id)
     if not who.host:
-        raise forbidden("only the host screen of this game can do that")
+        raise forbidden(say("refuse.host_only"))
     return who
 
 
@@ -113,14 +114,14 @@ def check_request() -> None:
     referer = request.headers.get("Referer")
     if origin is not None and origin != "null":
         if not _same_origin(origin):
-            raise forbidden("this request came from another site and was refused")
+            raise forbidden(say("refuse.other_site"))
     elif referer is not None and not _same_origin(referer):
-        raise forbidden("this request came from another site and was refused")
+        raise forbidden(say("refuse.other_site"))
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf", "")
     expected = session.get("csrf")
     if not isinstance(expected, str) or not hmac.compare_digest(sent, expected):
         raise Refusal(
-            "this page is out of date or the request was forged; reload the page and retry",
+            say("refuse.csrf"),
             403,
             "csrf",
         )

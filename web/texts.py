@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import cache
 from importlib import resources
 from typing import Any
+
+from flask import current_app, has_app_context
 
 DEFAULT_LANGUAGE = "en"
 
@@ -49,6 +52,21 @@ class Catalogue:
             .replace(">", "\\u003e")
             .replace("&", "\\u0026")
         )
+
+
+def say(key: str, **fields: Any) -> str:
+    """A sentence of the catalogue in the language being served (refusals, mostly).
+
+    Outside a request (a command, a test of a plain function) the English catalogue
+    answers, so code that refuses never needs to know where it runs.
+    """
+    catalogue = current_app.extensions.get("companion_texts") if has_app_context() else None
+    return (catalogue or _english()).text(key, **fields)
+
+
+@cache
+def _english() -> Catalogue:
+    return Catalogue(DEFAULT_LANGUAGE)
 
 
 def _load(language: str) -> dict[str, str]:

@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, send_from_directory
 from companion.bitenight.tiles import TILE_IDS
 from web.config import SAMPLES
 from web.errors import not_found
+from web.texts import say
 
 bp = Blueprint("tileset", __name__, url_prefix="/tileset")
 
@@ -42,25 +43,25 @@ def default_tileset() -> str:
 def tileset_path(name: str) -> Path:
     sets = tilesets()
     if name not in sets:
-        raise not_found(f"there is no tile set called '{name}'")
+        raise not_found(say("refuse.no_tileset", name=name))
     return sets[name]
 
 
 @bp.get("/<name>/faces/<tile_id>.png")
 def face(name: str, tile_id: str) -> Response:
     if tile_id not in TILE_IDS:
-        raise not_found(f"'{tile_id}' is not a Moon tile id")
+        raise not_found(say("refuse.not_tile", tile=tile_id))
     return _send(tileset_path(name) / "faces", f"{tile_id}.png")
 
 
 @bp.get("/<name>/tokens/<token>.png")
 def token(name: str, token: str) -> Response:
     if not _TOKEN_NAME.match(token):
-        raise not_found(f"'{token}' is not a token of this tile set")
+        raise not_found(say("refuse.not_token", token=token))
     return _send(tileset_path(name) / "tokens", f"{token}.png")
 
 
 def _send(directory: Path, name: str) -> Response:
     if not (directory / name).is_file():
-        raise not_found(f"the tile set has no picture '{name}'")
+        raise not_found(say("refuse.no_picture", name=name))
     return send_from_directory(directory, name, max_age=CACHE_SECONDS)

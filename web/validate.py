@@ -14,6 +14,7 @@ from typing import Any
 from flask import current_app, request
 
 from web.errors import Refusal
+from web.texts import say
 
 
 @dataclass(frozen=True)
@@ -26,33 +27,24 @@ class Field:
     minimum: int | None = None  # for integers
 
 
-_TYPE_NAMES = {
-    str: "a string",
-    int: "a whole number",
-    bool: "true or false",
-    list: "a list",
-    dict: "an object",
-}
-
-
 def read_json(spec: Mapping[str, Field], limit: int | None = None) -> dict[str, Any]:
     """The request's JSON object, checked against ``spec``; raises a 4xx Refusal.
 
     ``limit`` (bytes) replaces ``MAX_JSON_BYTES`` for the rare body that is larger."""
     if not request.is_json:
-        raise Refusal("send the request as JSON (Content-Type: application/json)", 415, "json")
+        raise Refusal(say("refuse.not_json"), 415, "json")
     length = request.content_length
     limit = limit or current_app.config["MAX_JSON_BYTES"]
     if length is not None and length > limit:
-        raise Refusal(f"the request is larger than {limit} bytes", 413, "too_large")
+        raise Refusal(say("refuse.too_large", limit=limit), 413, "too_large")
     try:
         body = request.get_json(silent=True)
     except RecursionError:  # json raises this, not ValueError, for "[[[[…" bombs
-        raise Refusal("the request's JSON is nested too deeply", 400, "json") from None
+        raise Refusal(say("refuse.too_deep"), 400, "json") from None
     if not isinstance(body, dict):
-        raise Refusal("the request body must be one JSON object", 400, "json")
+        raise Refusal(say("refuse.not_object"), 400, "json")
     if not _valid_text(body):
-        raise Refusal("the request holds text that is not valid Unicode", 400, "json")
+        raise Refusal(say("refuse.not_unicode"), 400, "json")
     return check(body, spec)
 
 
@@ -79,11 +71,11 @@ def _valid_text(body: Any) -> bool:
 def check(body: Mapping[str, Any], spec: Mapping[str, Field]) -> dict[str, Any]:
     extra = sorted(set(body) - set(spec))
     if extra:
-        raise Refusal(f"unexpected field '{extra[0]}' in the request", 400, "json")
+        raise Refusal(say("refuse.unexpected_field", name=extra[0]), 400, "json")
     for name, field in spec.items():
         if name not in body:
             if field.required:
-                raise Refusal(f"the request needs a '{name}' field", 400, "json")
+                raise Refusal(say("refuse.missing_field", name=name), 400, "json")
             continue
         _check_value(name, body[name], field)
     return dict(body)
@@ -96,10 +88,12 @@ def _check_value(name: str, value: Any, field: Field) -> None:
         isinstance(value, kind) and not (kind is int and isinstance(value, bool)) for kind in types
     )
     if not fits:
-        wanted = " or ".join(_TYPE_NAMES.get(kind, kind.__name__) for kind in types)
-        raise Refusal(f"'{name}' must be {wanted}", 400, "json")
+        wanted = say("refuse.type.or").join(
+            say(f"refuse.type.{kind.__name__}") for kind in types
+        )
+        raise Refusal(say("refuse.wrong_type", name=name, wanted=wanted), 400, "json")
     too_long = field.max_length is not None and isinstance(value, str | list | dict)
     if too_long and len(value) > field.max_length:  # type: ignore[operator]
-        raise Refusal(f"'{name}' is longer than {field.max_length}", 400, "json")
+        raise Refusal(say("refuse.too_long", name=name, n=field.max_length), 400, "json")
     if field.minimum is not None and isinstance(value, int) and value < field.minimum:
-        raise Refusal(f"'{name}' must be at least {field.minimum}", 400, "json")
+        raise Refusal(say("refuse.too_small", name=name, n=field.minimum), 400, "json")

@@ -27,6 +27,7 @@ from web.api import game_pages
 from web.db import get_store
 from web.errors import Refusal, forbidden
 from web.pages import GamePages, ScoreTable
+from web.texts import say
 from web.tileset import default_tileset, tileset_path, tilesets
 
 bp = Blueprint(
@@ -65,11 +66,11 @@ def check_setup(setup: Mapping[str, Any]) -> None:
     """The table's own setup keys; the engine checks players, deck and starting player."""
     reading = setup.get("reading", "photo")
     if reading not in READINGS:
-        raise CompanionError(f"collections are read by 'camera' or 'photo', not {reading!r}")
+        raise CompanionError(say("refuse.reading", reading=repr(reading)))
     name = setup.get("tileset", default_tileset())
     if not isinstance(name, str) or name not in tilesets():
         known = ", ".join(tilesets())
-        raise CompanionError(f"there is no tile set called {name!r} (known: {known})")
+        raise CompanionError(say("refuse.unknown_tileset", name=repr(name), known=known))
 
 
 def catalogue() -> dict[str, Any]:
@@ -103,7 +104,7 @@ def setup() -> str:
 def play(game_id: str) -> str:
     stored = get_store().load(game_id)
     if stored.kind != engine.KIND:
-        raise Refusal(f"game {game_id} is not a game of Bite Night", 404, "not_found")
+        raise Refusal(say("refuse.not_bitenight", game=game_id), 404, "not_found")
     return render_template("bitenight/play.html", stored=stored, catalogue=catalogue())
 
 
@@ -122,12 +123,12 @@ def photo(game_id: str) -> dict[str, Any]:
     who = security.caller(game_id)
     player = request.form.get("player", "")
     if player not in seats(stored.game.setup):
-        raise Refusal(f"'{player}' is not a player at this table", 400, "json")
+        raise Refusal(say("refuse.not_player", player=player), 400, "json")
     if not who.host and who.seat != player:
-        raise forbidden("a phone can only read the collection of its own seat")
+        raise forbidden(say("refuse.photo_own_seat"))
     upload = request.files.get("photo")
     if upload is None:
-        raise Refusal("send the photo in a 'photo' field", 400, "json")
+        raise Refusal(say("refuse.photo_field"), 400, "json")
     data = upload.read(MAX_PHOTO_BYTES + 1)
     try:
         found = read_photo(data, tileset_path(view_tileset(stored)))
