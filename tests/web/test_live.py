@@ -74,3 +74,28 @@ def test_a_stopping_server_ends_every_stream_at_once(app) -> None:
     assert next(stream).startswith("event: version")
     changes.close()
     assert list(stream) == []
+
+
+def test_a_cue_reaches_every_stream_once(app, client: FlaskClient, phone) -> None:
+    game = new_tally(client)
+    post(phone, f"/api/games/{game['id']}/seats/Ben")
+    app.config["STREAM_LIFETIME"] = 1.5
+    timer = threading.Timer(
+        0.3, lambda: post(phone, f"/api/games/{game['id']}/cue", {"name": "grab"})
+    )
+    timer.start()
+    text = read_stream(client, game["id"])
+    timer.join()
+    assert text.count('event: cue\ndata: {"name": "grab", "serial": 1}\n\n') == 1
+
+
+def test_a_cue_from_a_phone_without_a_seat_is_refused(client: FlaskClient, phone) -> None:
+    game = new_tally(client)
+    answer = post(phone, f"/api/games/{game['id']}/cue", {"name": "grab"})
+    assert answer.status_code == 403
+
+
+def test_a_cue_name_is_a_short_word(client: FlaskClient) -> None:
+    game = new_tally(client)
+    answer = post(client, f"/api/games/{game['id']}/cue", {"name": "<b>"})
+    assert answer.status_code == 400
