@@ -107,3 +107,32 @@ def test_a_phone_sees_the_camera_per_seat_against_the_collections(camera_app, ph
     seats = shown["seats"]
     assert sorted(tile for seat in seats.values() for tile in seat["seen"]) == photo_folder[1]
     assert all(seat["missing"] == [] and seat["extra"] == seat["seen"] for seat in seats.values())
+
+
+def test_the_raw_frame_and_the_mjpeg_stream_are_served(camera_app: Flask) -> None:
+    client = camera_app.test_client()
+    with client.get("/camera/raw.jpg") as raw:
+        assert raw.mimetype == "image/jpeg" and raw.data[:2] == b"\xff\xd8"
+    stream = client.get("/camera/stream.mjpg", buffered=False)
+    try:
+        assert stream.mimetype == "multipart/x-mixed-replace"
+        first = next(iter(stream.response))
+        assert first.startswith(b"--frame\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8")
+    finally:
+        stream.close()
+
+
+def test_before_the_first_frame_the_camera_says_it_is_not_ready(app: Flask, tmp_path) -> None:
+    from web.camera import CameraLoop
+
+    class Dark:
+        def read(self) -> None:
+            return None
+
+        def close(self) -> None:
+            pass
+
+    app.extensions["companion_camera"] = CameraLoop(Dark(), detect=None, draw=None)
+    answer = app.test_client().get("/camera/detections", headers={"Accept": "application/json"})
+    assert answer.status_code == 503
+    assert answer.get_json()["error"] == "the camera has not seen anything yet"
