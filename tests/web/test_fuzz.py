@@ -28,8 +28,9 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from werkzeug.routing import Rule
 
 from companion import games
@@ -246,3 +247,107 @@ def test_an_event_with_any_data_is_answered_in_one_sentence(table: Table, body: 
                 assert table.snapshot() == before
             else:
                 shown = answer.get_json()
+
+
+# -- a table over time: random sequences of real actions -----------------------------------
+
+
+class TallyTable(RuleBasedStateMachine):
+    """Phones and the host act in random order, on fresh or stale versions, while the
+    host frees seats and new phones take them. A model of the table says what must
+    happen: a change applies only when its version is the current one and its sender
+    may make it; a phone whose seat was freed can no longer act; undo and redo follow."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.folder = tempfile.TemporaryDirectory()
+        self.patch = pytest.MonkeyPatch()
+        self.patch.setitem(games.GAME_KINDS, "tally", "tests.core.toy:TALLY")
+        self.app = make_app(Path(self.folder.name))
+        self.host = self.app.test_client()
+        setup = {"limit": 10_000, "players": ["Anna", "Ben"]}
+        game = self.post(self.host, "/api/games", {"kind": "tally", "setup": setup}).get_json()
+        self.path = f"/api/games/{game['id']}"
+        self.phones = {name: self.app.test_client() for name in ("Anna", "Ben")}
+        self.revoked: list[FlaskClient] = []  # phones whose seat the host freed
+        self.seated = {"Anna": False, "Ben": False}
+        self.version = 0
+        self.total = 0
+        self.done: list[int] = []  # amounts added and not taken back, for undo
+        self.undone: list[int] = []  # amounts taken back, for redo
+
+    def teardown(self) -> None:
+        self.patch.undo()
+        self.folder.cleanup()
+
+    def post(self, client: FlaskClient, path: str, body: dict[str, Any]):  # type: ignore[no-untyped-def]
+        """POST as the page does, with this browser's CSRF token (made on first use)."""
+        with client.session_transaction() as session:
+            token = session.setdefault("csrf", f"token-{id(client)}")
+        return client.post(path, json=body, headers={"X-CSRF-Token": token, "Origin": ORIGIN})
+
+    @rule(name=st.sampled_from(("Anna", "Ben")))
+    def take_seat(self, name: str) -> None:
+        answer = self.post(self.phones[name], f"{self.path}/seats/{name}", {})
+        assert answer.status_code == 200, answer.get_json()  # its own phone, or a free seat
+        self.seated[name] = True
+
+    @rule(name=st.sampled_from(("Anna", "Ben")))
+    def free_seat(self, name: str) -> None:
+        answer = self.post(self.host, f"{self.path}/seats/{name}/free", {})
+        assert answer.status_code == (200 if self.seated[name] else 404)
+        if self.seated[name]:
+            self.seated[name] = False
+            self.revoked.append(self.phones[name])  # it still holds its revoked token
+            self.phones[name] = self.app.test_client()  # the seat's next phone
+
+    @rule(
+        sender=st.sampled_from(("host", "Anna", "Ben", "revoked")),
+        n=st.integers(1, 9),
+        stale=st.booleans(),
+    )
+    def add(self, sender: str, n: int, stale: bool) -> None:
+        version = self.version - 1 if stale and self.version else self.version
+        if sender == "revoked":
+            client = self.revoked[-1] if self.revoked else self.app.test_client()
+        else:
+            client = self.host if sender == "host" else self.phones[sender]
+        body = {"kind": "add", "data": {"n": n}, "version": version}
+        answer = self.post(client, f"{self.path}/events", body)
+        if not (sender == "host" or self.seated.get(sender, False)):
+            assert answer.status_code == 403
+        elif version != self.version:
+            assert answer.status_code == 409
+        else:
+            assert answer.status_code == 200, answer.get_json()
+            self.version, self.total = self.version + 1, self.total + n
+            self.done.append(n)
+            self.undone.clear()
+
+    @rule(take_back=st.booleans(), stale=st.booleans())
+    def undo_or_redo(self, take_back: bool, stale: bool) -> None:
+        version = self.version - 1 if stale and self.version else self.version
+        path = f"{self.path}/{'undo' if take_back else 'redo'}"
+        answer = self.post(self.host, path, {"version": version})
+        possible = self.done if take_back else self.undone
+        if version != self.version:
+            assert answer.status_code == 409
+        elif not possible:
+            assert answer.get_json()["reason"] == "nothing_to_undo"
+        else:
+            assert answer.status_code == 200, answer.get_json()
+            n = possible.pop()
+            (self.undone if take_back else self.done).append(n)
+            self.total += -n if take_back else n
+            self.version += 1
+
+    @invariant()
+    def the_table_matches_the_model(self) -> None:
+        shown = self.host.get(self.path).get_json()
+        assert (shown["version"], shown["view"]["total"]) == (self.version, self.total)
+        taken = [seat["taken"] for seat in shown["seats"]]
+        assert taken == [self.seated["Anna"], self.seated["Ben"]]
+
+
+TallyTable.TestCase.settings = settings(max_examples=30, stateful_step_count=12)
+test_a_table_over_time_follows_its_model = TallyTable.TestCase
