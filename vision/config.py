@@ -64,7 +64,7 @@ class VisionConfig:
     #: Candidates matching at least this well are aligned to their template...
     align_min_score: float = 0.25
     #: ...by sliding their templates up to this share of a side each way...
-    align_reach: float = 0.15
+    align_reach: float = 0.3
     #: ...at these zooms.
     align_zooms: tuple[float, ...] = (0.9, 1.0, 1.1)
     #: A runner-up group this close to the best is aligned too before deciding.

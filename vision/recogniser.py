@@ -319,6 +319,8 @@ class Recogniser:
                 else:
                     c = s.candidate
                     rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
+        chosen, doubles = _one_per_place(chosen)
+        rejected += doubles
         side_px = size_at(centre) if size_at else None
         return chosen, rejected, side_px
 
@@ -452,6 +454,24 @@ class Recogniser:
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, gains
+
+
+def _one_per_place(chosen: list[_Scored]) -> tuple[list[_Scored], list[RejectedCandidate]]:
+    """Two aligned pieces that slid onto the same object: keep the better match."""
+    kept: list[_Scored] = []
+    doubles: list[RejectedCandidate] = []
+    for s in sorted(chosen, key=lambda s: -s.score):
+        c = s.candidate
+        near = any(
+            np.hypot(c.center[0] - k.candidate.center[0], c.center[1] - k.candidate.center[1])
+            < 0.5 * min(c.side, k.candidate.side)
+            for k in kept
+        )
+        if near:
+            doubles.append(RejectedCandidate(c.center, c.polygon(), "same place as a better match"))
+        else:
+            kept.append(s)
+    return kept, doubles
 
 
 def _label_of(model: AppearanceModel, s: _Scored, member: int):
