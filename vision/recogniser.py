@@ -289,6 +289,18 @@ class Recogniser:
         final: dict[int, tuple[float, list[_Scored], list[str | None]]] = {}
         for (blob, _), members in by_split.items():
             reasons = verdicts(members)
+            # the pieces of one blob are alike in size (a row of tokens, a block of tiles);
+            # a small one is a corner or a neck of something else
+            typical = float(np.median([s.candidate.side for s in members]))
+            reasons = [
+                r
+                or (
+                    "smaller than the rest of its blob"
+                    if s.candidate.side < 0.6 * typical
+                    else None
+                )
+                for s, r in zip(members, reasons, strict=True)
+            ]
             passed = sum(r is None for r in reasons)
             too_little = members[0].candidate.cover < self.config.min_split_cover
             if too_little or (
