@@ -88,9 +88,7 @@ def _check_value(name: str, value: Any, field: Field) -> None:
         isinstance(value, kind) and not (kind is int and isinstance(value, bool)) for kind in types
     )
     if not fits:
-        wanted = say("refuse.type.or").join(
-            say(f"refuse.type.{kind.__name__}") for kind in types
-        )
+        wanted = say("refuse.type.or").join(say(f"refuse.type.{kind.__name__}") for kind in types)
         raise Refusal(say("refuse.wrong_type", name=name, wanted=wanted), 400, "json")
     too_long = field.max_length is not None and isinstance(value, str | list | dict)
     if too_long and len(value) > field.max_length:  # type: ignore[operator]
