@@ -436,3 +436,53 @@ def test_the_overhead_camera_reads_a_collection(camera_server: str, browser: Any
     host.shot("20-camera-accepted")
     assert host.errors == [], host.errors
     host.context.close()
+
+
+POINT_CARDS = [
+    "color-set",
+    *(f"motif:{m}" for m in ("vampire", "monk", "maiden", "coffin", "garlic")),
+    *(f"color:{c}" for c in ("blue", "red", "yellow", "green", "purple")),
+    *(f"pair:{m}" for m in ("vampire", "monk", "maiden", "coffin")),
+]
+
+
+def missing_tiles(view: dict[str, Any]) -> list[str]:
+    """The players who hold fewer tiles than the round asks for."""
+    expected = view["tiles_expected"]
+    return [name for name, held in view["collections"].items() if len(held) < expected]
+
+
+def test_the_last_cycle_ends_on_the_winner_and_the_full_pad(server: str, browser: Any) -> None:
+    """Three cycles played quickly through the page's own API calls, then the end screen."""
+    host = Phone(browser, server, "host")
+    host.page.goto(f"{server}/")
+    setup = {"players": PLAYERS}
+    game_id = host.page.evaluate(
+        "(setup) => Companion.api('POST', '/api/games', {kind: 'bite-night', setup})"
+        ".then((game) => game.id)",
+        setup,
+    )
+    host.page.goto(f"{server}/bite-night/{game_id}")
+    for cycle in range(1, 4):
+        view = host.game(game_id)["view"]
+        while view["phase"] != "rendezvous":
+            if view["phase"] == "placing":
+                view = host.post(game_id, "place-card", player=view["next_to_place"])["view"]
+            elif short := missing_tiles(view):
+                name = short[0]
+                tiles = [*view["collections"][name], *deal(view)]
+                view = host.post(game_id, "set-collection", player=name, tiles=tiles)["view"]
+            else:
+                view = host.post(game_id, "end-round")["view"]
+        for card in POINT_CARDS:
+            view = host.post(game_id, "reveal-card", card=card)["view"]
+        if cycle < 3:
+            host.post(game_id, "next-cycle")
+    shown = host.game(game_id)
+    host.shows(shown["version"])
+    winners = " & ".join(shown["view"]["winners"])
+    assert winners in host.page.inner_text("#winner")
+    assert host.page.locator("#score-pad tbody tr").count() == 4  # three cycles and the total
+    host.shot("21-game-over")
+    assert host.errors == [], host.errors
+    host.context.close()

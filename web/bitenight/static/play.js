@@ -104,8 +104,9 @@
     if (!seated() && data.room) {
       who.append(" ", el("a", { class: "btn small", href: `/r/${data.room}` }, t("bitenight.join_seat")));
     }
-    $("progress").textContent = v.phase === "rendezvous" || v.phase === "cycle-scored"
-      ? t("bitenight.progress_rendezvous", v) : t("bitenight.progress", v);
+    $("progress").textContent = v.phase === "game-over" ? t("bitenight.progress_done", v)
+      : v.phase === "rendezvous" || v.phase === "cycle-scored" ? t("bitenight.progress_rendezvous", v)
+      : t("bitenight.progress", v);
     $("doing").textContent = v.doing.charAt(0).toUpperCase() + v.doing.slice(1);
     $("stage").replaceChildren(stage(v));
     // A phone shows its own collection first; the others follow in seat order.
@@ -278,6 +279,7 @@
     box.append(el("h2", {}, t("bitenight.game_over")),
       el("p", { class: "winner", id: "winner" },
         t(v.winners.length > 1 ? "bitenight.winners" : "bitenight.winner", { names })));
+    if (v.win_ruling) box.append(el("p", { class: "ruling" }, v.win_ruling));
   }
 
   // -- collections -------------------------------------------------------------------
@@ -485,8 +487,10 @@
 
   function scorePad(v) {
     const players = v.players;
-    const rows = v.score_pad.rows.map((row) => el("tr", {}, el("td", {}, t("bitenight.cycle_n", { n: row.cycle })),
-      players.map((name) => el("td", {}, row.points[name]))));
+    // Each cycle's points, and from the second cycle on the running total beneath them.
+    const rows = v.score_pad.rows.map((row, index) => el("tr", {}, el("td", {}, t("bitenight.cycle_n", { n: row.cycle })),
+      players.map((name) => el("td", {}, String(row.points[name]),
+        index > 0 && row.total ? el("span", { class: "running" }, t("bitenight.running", { n: row.total[name] })) : null))));
     if (v.phase === "rendezvous" && v.rendezvous) {
       rows.push(el("tr", { class: "live" }, el("td", {}, t("bitenight.this_cycle", { n: v.cycle })),
         players.map((name) => el("td", {}, v.rendezvous.points[name]))));
