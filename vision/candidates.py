@@ -17,6 +17,7 @@ All coordinates returned are full-frame pixels.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -37,14 +38,14 @@ class Candidate:
     split: int  # which split of that blob it belongs to
     cover: float = 1.0  # share of the blob that this split's pieces together cover
 
-    @property
+    @functools.cached_property
     def center(self) -> tuple[float, float]:
         c = self.quad.mean(axis=0)
         return float(c[0]), float(c[1])
 
-    @property
+    @functools.cached_property
     def side(self) -> float:
-        return float(np.mean(np.linalg.norm(self.quad - np.roll(self.quad, 1, axis=0), axis=1)))
+        return quad_side(self.quad)
 
     def polygon(self) -> np.ndarray:
         """The outline to draw: the quad, or the ellipse inside it."""
@@ -55,6 +56,13 @@ class Candidate:
         u = (self.quad[1] - self.quad[0]) / 2
         v = (self.quad[3] - self.quad[0]) / 2
         return (c + np.outer(np.cos(t), u) + np.outer(np.sin(t), v)).astype(np.float32)
+
+
+def quad_side(quad: np.ndarray) -> float:
+    """The mean length of a quadrilateral's four sides."""
+    q = quad.astype(np.float64)
+    edges = q[[1, 2, 3, 0]] - q
+    return float(np.sqrt((edges * edges).sum(axis=1)).mean())
 
 
 @dataclass(frozen=True, eq=False)

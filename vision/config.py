@@ -85,8 +85,8 @@ class VisionConfig:
     accept_margin_min: float = 0.02
     #: Pieces matching a tile face this well set the frame's tile size.
     size_anchor_score: float = 0.7
-    #: Token diameter as a share of the tile size that the candidate finder considers.
-    token_size_range: tuple[float, float] = (0.45, 0.95)
+    #: Token diameter as a share of the tile size: wide, since print runs differ.
+    token_size_range: tuple[float, float] = (0.35, 1.3)
     #: Accepted tile size as a share of the frame's estimated tile size.
     tile_size_range: tuple[float, float] = (0.7, 1.4)
     #: Lamp colour temperatures tried when estimating the frame's light.

@@ -194,6 +194,8 @@ def _bank(
         for turn in turns:
             for extra in jitter_turns:
                 for scale in _JITTER_SCALES:
+                    if extra and scale != 1.0:
+                        continue  # one kind of error at a time keeps the bank small
                     quad = _turned_quad(w, h, turn + extra, scale)
                     patches.append(rectify(flat, quad, patch))
                     group_index.append(group)

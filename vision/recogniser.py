@@ -36,6 +36,7 @@ from vision.candidates import (
     find_blobs,
     grid_splits,
     is_lone_square,
+    quad_side,
 )
 from vision.colour import decide_member, estimate_gains, upright
 from vision.config import VisionConfig
@@ -510,7 +511,7 @@ def _calibrated_side(
 
 
 def _side(quad: np.ndarray) -> float:
-    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+    return quad_side(quad)
 
 
 def _full(
