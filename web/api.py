@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, url_for
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from companion.core.events import META_KINDS, REDO, UNDO, Event
 from companion.core.store import StoredGame
@@ -18,7 +18,7 @@ from companion.games import rules_for
 from web import security
 from web.db import get_seats, get_store
 from web.errors import Refusal, forbidden, not_found
-from web.live import Changes, version_stream
+from web.live import Changes, StreamLimit, version_stream
 from web.pages import GamePages
 from web.security import Caller
 from web.texts import say
@@ -213,6 +213,9 @@ def cue(game_id: str) -> Response:
 def stream(game_id: str) -> Response:
     get_store().load(game_id)
     config = current_app.config
+    limit = current_app.extensions.setdefault(
+        "companion_streams", StreamLimit(config.get("STREAMS_PER_DEVICE", 6))
+    )
     events = version_stream(
         config["DATABASE"],
         game_id,
@@ -220,8 +223,11 @@ def stream(game_id: str) -> Response:
         lifetime=config["STREAM_LIFETIME"],
         heartbeat=config["STREAM_HEARTBEAT"],
     )
+    held = limit.hold(request.remote_addr or "", events)
+    if held is None:
+        raise Refusal(say("refuse.too_many_streams"), 429, "too_many_streams")
     return Response(
-        events,
+        held,
         mimetype="text/event-stream",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from companion.core.store import Store, UnknownGame
@@ -62,6 +62,61 @@ class Changes:
     def wait(self, timeout: float) -> None:
         with self._condition:
             self._condition.wait(timeout)
+
+
+class StreamLimit:
+    """How many live streams each device holds open, so one cannot take every thread.
+
+    A stream holds one of the server's threads for minutes; a device opening dozens
+    (a stranger on the Wi-Fi, a page gone wild) would leave none for the phones'
+    requests: sixty open streams stopped a real server answering at all. A page needs
+    one per game, a few tabs a few more. The server's own machine (loopback: the host
+    screen, tests, ``companion load``) is not limited.
+    """
+
+    LOOPBACK = frozenset({"127.0.0.1", "::1"})
+
+    def __init__(self, per_device: int) -> None:
+        self.per_device = per_device
+        self._open: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def hold(self, address: str, events: Iterator[str]) -> Iterable[str] | None:
+        """``events`` counted against ``address`` until closed; None when it holds too many."""
+        if address in self.LOOPBACK:
+            return events
+        with self._lock:
+            if self._open.get(address, 0) >= self.per_device:
+                return None
+            self._open[address] = self._open.get(address, 0) + 1
+        return _Held(events, lambda: self._release(address))
+
+    def _release(self, address: str) -> None:
+        with self._lock:
+            left = self._open.get(address, 1) - 1
+            if left > 0:
+                self._open[address] = left
+            else:
+                self._open.pop(address, None)
+
+
+class _Held:
+    """A stream that gives its place back when the server closes it, even unstarted."""
+
+    def __init__(self, events: Iterator[str], release: Callable[[], None]) -> None:
+        self.events = events
+        self._release: Callable[[], None] | None = release
+
+    def __iter__(self) -> Iterator[str]:
+        return self.events
+
+    def close(self) -> None:
+        close = getattr(self.events, "close", None)
+        if close is not None:
+            close()
+        if self._release is not None:
+            self._release, release = None, self._release
+            release()
 
 
 def version_stream(

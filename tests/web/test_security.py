@@ -259,3 +259,34 @@ def test_a_refusal_quoting_what_was_sent_stays_one_line(client: FlaskClient) -> 
     answer = client.get("/api/games/%0A%0Dx/export")
     assert answer.status_code == 404
     assert answer.get_json()["error"] == "there is no game with id ' x'"
+
+
+def test_one_device_cannot_hold_every_live_connection(app, client: FlaskClient) -> None:
+    """Each open stream holds a server thread: sixty from one device stopped a real
+    server answering anyone, so a device gets a few and is refused beyond."""
+    app.config["STREAMS_PER_DEVICE"] = 2
+    game = new_tally(client)
+    path = f"/api/games/{game['id']}/stream"
+    stranger = {"REMOTE_ADDR": "192.168.1.66"}
+    held = [client.get(path, environ_base=stranger, buffered=False) for _ in range(2)]
+    assert [answer.status_code for answer in held] == [200, 200]
+    refused = client.get(path, environ_base=stranger)
+    assert refused.status_code == 429
+    assert refused.get_json()["reason"] == "too_many_streams"
+    other = client.get(path, environ_base={"REMOTE_ADDR": "192.168.1.67"}, buffered=False)
+    assert other.status_code == 200  # every other phone still follows the game
+    held.pop().close()
+    again = client.get(path, environ_base=stranger, buffered=False)
+    assert again.status_code == 200  # a closed stream gives its place back
+    for answer in (*held, other, again):
+        answer.close()
+
+
+def test_the_server_machine_itself_is_not_limited(app, client: FlaskClient) -> None:
+    app.config["STREAMS_PER_DEVICE"] = 1
+    game = new_tally(client)
+    path = f"/api/games/{game['id']}/stream"
+    held = [client.get(path, buffered=False) for _ in range(3)]
+    assert [answer.status_code for answer in held] == [200, 200, 200]
+    for answer in held:
+        answer.close()
