@@ -1,13 +1,15 @@
 """The table camera: a background loop that reads the camera and keeps what it saw.
 
 A request never waits for recognition: the loop (one thread per server) reads the
-configured source at a bounded rate, runs the recogniser, and keeps the latest
-frame, its overlay and its detections in memory. Pages fetch JPEG snapshots (or an
-MJPEG stream) and the detections as JSON; a game page sorts the detections into seat
-zones and offers them to each player as his collection.
+configured source (:func:`vision.sources.open_source`: a webcam, a video file, a folder
+of photos), runs the recogniser with the table calibration, and keeps the latest frame,
+its overlay and its detections in memory. Pages fetch JPEG snapshots (or an MJPEG
+stream) and the detections as JSON; a game page sorts the detections into seat zones
+(:mod:`web.seatzones`) and offers them to each player as his collection.
 
-Sources: a webcam by number, a video file (played in a loop), or a folder of photos
-(the demo's virtual camera: one photo after another, each held for a few seconds).
+Recognition takes most of a second, so the loop looks again only when the picture has
+changed (a small grey thumbnail differs from the one last recognised) and no more often
+than ``CAMERA_RECOGNITIONS_PER_SECOND``: a table nobody touches costs no core.
 """
 
 from __future__ import annotations
@@ -15,100 +17,40 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Protocol
+from functools import partial
+from typing import Any
 
 import cv2
 import numpy as np
 from flask import Blueprint, Flask, Response, current_app, jsonify
 
 from companion.errors import CompanionError
+from vision.sources import FrameSource, open_source
 from web.errors import Refusal
 from web.texts import say
 
 bp = Blueprint("camera", __name__, url_prefix="/camera")
 
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
-#: Most frames per second the loop looks at (recognition usually sets a lower pace).
+#: Most frames per second the loop reads (recognition sets a lower pace).
 MAX_FPS = 10.0
-#: How long the virtual camera shows each photo of a folder.
+#: How long the virtual camera (a folder of photos) shows each photo.
 PHOTO_SECONDS = 4.0
+#: Most recognitions per second, however fast the picture changes.
+RECOGNITIONS_PER_SECOND = 1.0
+#: Width of the grey thumbnail compared between frames, and the mean difference
+#: (grey levels, 0-255) above which a frame counts as changed: webcam noise stays
+#: well below it, a tile laid down or taken away is far above it.
+THUMBNAIL_WIDTH = 64
+CHANGE_LEVEL = 2.0
 #: Width of the JPEGs sent to phones (the overlay is drawn at full size first).
 SNAPSHOT_WIDTH = 960
 MJPEG_LIFETIME = 60.0
 
 
 class CameraError(CompanionError):
-    """The camera source cannot be opened or read."""
-
-
-class Source(Protocol):
-    def read(self) -> np.ndarray | None:
-        """The next BGR frame, or None when none is ready yet."""
-        ...
-
-    def close(self) -> None: ...
-
-
-class PhotoFolder:
-    """A virtual camera: the photos of a folder, in name order, each for a while."""
-
-    def __init__(self, folder: Path, seconds: float = PHOTO_SECONDS) -> None:
-        from vision.imageio import ImageError, read_image
-
-        self._read, self._error = read_image, ImageError
-        self.photos = sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES)
-        if not self.photos:
-            raise CameraError(f"the folder {folder} holds no photos to play as a camera")
-        self.seconds = seconds
-        self._started = time.monotonic()
-        self._shown: tuple[int, np.ndarray] | None = None
-
-    def read(self) -> np.ndarray | None:
-        index = int((time.monotonic() - self._started) / self.seconds) % len(self.photos)
-        if self._shown is None or self._shown[0] != index:
-            try:
-                self._shown = (index, self._read(self.photos[index]))
-            except self._error:
-                return None  # a bad photo in the folder is skipped, not fatal
-        return self._shown[1]
-
-    def close(self) -> None:
-        self._shown = None
-
-
-class Capture:
-    """A webcam (by number) or a video file (looped) through OpenCV."""
-
-    def __init__(self, spec: int | Path) -> None:
-        self.spec = spec
-        self.capture = cv2.VideoCapture(spec if isinstance(spec, int) else str(spec))
-        if not self.capture.isOpened():
-            what = f"webcam {spec}" if isinstance(spec, int) else f"the video {spec}"
-            raise CameraError(f"{what} cannot be opened")
-
-    def read(self) -> np.ndarray | None:
-        ok, frame = self.capture.read()
-        if not ok and not isinstance(self.spec, int):
-            self.capture.set(cv2.CAP_PROP_POS_FRAMES, 0)  # a video plays in a loop
-            ok, frame = self.capture.read()
-        return frame if ok else None
-
-    def close(self) -> None:
-        self.capture.release()
-
-
-def open_source(spec: int | str | Path) -> Source:
-    if isinstance(spec, int):
-        return Capture(spec)
-    path = Path(spec)
-    if path.is_dir():
-        return PhotoFolder(path)
-    if path.is_file():
-        return Capture(path)
-    raise CameraError(f"the camera source '{spec}' is neither a webcam number nor a file")
+    """A camera frame that cannot be passed on."""
 
 
 @dataclass(frozen=True)
@@ -135,16 +77,39 @@ class Sight:
         }
 
 
+def thumbnail(frame: np.ndarray, width: int = THUMBNAIL_WIDTH) -> np.ndarray:
+    """A small grey copy of a frame: cheap to compare, blind to sensor noise."""
+    grey = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    height = max(1, round(grey.shape[0] * width / grey.shape[1]))
+    return cv2.resize(grey, (width, height), interpolation=cv2.INTER_AREA).astype(np.float32)
+
+
+def changed(before: np.ndarray | None, after: np.ndarray, level: float = CHANGE_LEVEL) -> bool:
+    """Whether two thumbnails differ enough to be worth recognising again."""
+    if before is None or before.shape != after.shape:
+        return True
+    return float(np.mean(np.abs(after - before))) > level
+
+
 @dataclass
 class CameraLoop:
-    """The background thread: read, recognise, keep the latest :class:`Sight`."""
+    """The background thread: read, recognise what changed, keep the latest :class:`Sight`.
 
-    source: Source
-    detect: Any  # (BGR frame) -> vision.results.FrameResult
-    draw: Any  # (frame, result) -> BGR overlay
+    ``reopen`` opens the source again when it runs out (a video file plays in a loop,
+    a webcam that dropped out is retried).
+    """
+
+    source: FrameSource
+    detect: Callable[[np.ndarray], Any]  # (BGR frame) -> vision.results.FrameResult
+    draw: Callable[[np.ndarray, Any], np.ndarray]  # (frame, result) -> BGR overlay
+    reopen: Callable[[], FrameSource] | None = None
     max_fps: float = MAX_FPS
+    recognitions_per_second: float = RECOGNITIONS_PER_SECOND
     latest: Sight | None = None
     error: str | None = None
+    #: Frames read and frames recognised, for ``companion load`` and the tests.
+    reads: int = 0
+    recognitions: int = 0
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
@@ -161,20 +126,33 @@ class CameraLoop:
 
     def _run(self) -> None:
         pause = 1.0 / self.max_fps
-        seen: np.ndarray | None = None
+        gap = 1.0 / self.recognitions_per_second if self.recognitions_per_second > 0 else 0.0
+        recognised: np.ndarray | None = None  # thumbnail of the frame last recognised
+        next_look = 0.0
         while not self._stop.is_set():
             began = time.monotonic()
             try:
-                frame = self.source.read()
-                # A photo folder hands back the same frame for seconds: looking at it again
-                # would only take a core away from the phones' requests (companion load).
-                if frame is not None and frame is not seen:
-                    self.latest = self.look(frame)
-                    self.error = None
-                    seen = frame
+                frame = self._read()
+                if frame is not None and began >= next_look:
+                    small = thumbnail(frame)
+                    if changed(recognised, small):
+                        self.latest = self.look(frame)
+                        self.recognitions += 1
+                        recognised, next_look = small, began + gap
+                self.error = None
             except Exception as error:  # the loop must outlive one bad frame
                 self.error = f"{type(error).__name__}: {error}"
             self._stop.wait(max(pause - (time.monotonic() - began), 0.01))
+
+    def _read(self) -> np.ndarray | None:
+        frame = self.source.read()
+        if frame is None and self.reopen is not None:
+            self.source.close()
+            self.source = self.reopen()
+            frame = self.source.read()
+        if frame is not None:
+            self.reads += 1
+        return frame
 
     def look(self, frame: np.ndarray) -> Sight:
         began = time.perf_counter()
@@ -205,15 +183,17 @@ def _jpeg(image: np.ndarray, width: int = SNAPSHOT_WIDTH) -> bytes:
     return data.tobytes()
 
 
-# -- seat zones ------------------------------------------------------------------------
+# -- seats without zones ---------------------------------------------------------------
+
+Point = tuple[float, float]
 
 
 def sector_of(point: Sequence[float], width: int, height: int, seats: int) -> int:
-    """Which seat's zone a point lies in, without a table calibration.
+    """Which seat's sector a point lies in: the guess used while no seat zones are known.
 
     The table is split into equal sectors around the image centre, seat 0 at the bottom
     edge (the side of the host screen) and the others following clockwise as seen from
-    above. A calibrated table (its seat polygons) replaces this guess.
+    above. Seat zones (:mod:`web.seatzones`) replace this guess.
     """
     dx, dy = point[0] - width / 2, point[1] - height / 2
     # angle 0 = straight down in the image, growing clockwise as seen from above
@@ -221,12 +201,24 @@ def sector_of(point: Sequence[float], width: int, height: int, seats: int) -> in
     return int((angle + math.pi / seats) / (2 * math.pi / seats)) % seats
 
 
-def tiles_by_seat(sight: Sight, players: Sequence[str]) -> dict[str, list[str]]:
-    """The tile ids the camera sees in front of each player."""
+def sectors(sight: Sight, players: Sequence[str]) -> Callable[[Point], str | None]:
+    """The player whose sector holds a point (every point is someone's)."""
+    return lambda point: players[sector_of(point, sight.width, sight.height, len(players))]
+
+
+def tiles_by_seat(
+    sight: Sight, players: Sequence[str], seat_of: Callable[[Point], str | None] | None = None
+) -> dict[str, list[str]]:
+    """The tile ids the camera sees in front of each player (``seat_of``: sectors by default).
+
+    A tile in no player's zone (the box, the middle of the table) is nobody's.
+    """
+    seat_of = seat_of or sectors(sight, players)
     seen: dict[str, list[str]] = {name: [] for name in players}
     for tile in sight.tiles:
-        seat = sector_of(tile["center"], sight.width, sight.height, len(players))
-        seen[players[seat]].append(tile["id"])
+        player = seat_of((float(tile["center"][0]), float(tile["center"][1])))
+        if player in seen:
+            seen[player].append(tile["id"])
     return seen
 
 
@@ -286,7 +278,15 @@ def _jpeg_response(data: bytes) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Start the camera loop when the configuration names a source."""
+    """Start the camera loop when the configuration names a source.
+
+    ``CAMERA`` is what :func:`vision.sources.open_source` takes (a webcam number, a
+    folder of photos, a video file); ``TABLE`` the table calibration JSON
+    (:class:`vision.correction.CameraCorrection`) applied to every frame.
+    """
+    from web import seatzones
+
+    seatzones.init_app(app)
     spec = app.config.get("CAMERA")
     if spec is None:
         return
@@ -294,9 +294,18 @@ def init_app(app: Flask) -> None:
     from vision.recogniser import Recogniser
     from vision.tileset import load_tileset
 
-    source = open_source(spec)
+    photo_fps = 1.0 / float(app.config.get("CAMERA_PHOTO_SECONDS", PHOTO_SECONDS))
+    reopen = partial(open_source, spec if isinstance(spec, int) else str(spec), fps=photo_fps)
     recogniser = Recogniser(load_tileset(app.config["TILESET"]))
-    running = CameraLoop(source, recogniser.detect, draw_overlay)
+    running = CameraLoop(
+        reopen(),
+        partial(recogniser.detect, correction=seatzones.table_correction(app)),
+        draw_overlay,
+        reopen=reopen,
+        recognitions_per_second=float(
+            app.config.get("CAMERA_RECOGNITIONS_PER_SECOND", RECOGNITIONS_PER_SECOND)
+        ),
+    )
     running.start()
     app.extensions["companion_camera"] = running
     app.extensions["companion_camera_stop"] = running.stop

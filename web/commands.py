@@ -18,7 +18,7 @@ from typing import Any
 import segno
 
 from companion.errors import CompanionError, UsageError
-from web.camera import PHOTO_SUFFIXES
+from vision.sources import PHOTO_SUFFIXES
 from web.config import DEFAULT_PHOTOS, DEFAULT_TILESET, default_database
 
 DEFAULT_PORT = 8000
@@ -54,6 +54,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--tileset", type=Path, help="tile set folder (default: the bundled 'nocturne' set)"
     )
+    parser.add_argument(
+        "--table",
+        type=Path,
+        metavar="FILE",
+        help="table calibration JSON from `companion calibration table` (colour and "
+        "table plane), applied to every camera frame",
+    )
+    parser.add_argument(
+        "--seats",
+        type=Path,
+        metavar="FILE",
+        help="seat zones JSON from `companion calibration seats` (replaces the zones "
+        "drawn on the host screen; zones in mm need --table)",
+    )
     parser.add_argument("--threads", type=int, default=DEFAULT_THREADS, help=argparse.SUPPRESS)
     parser.set_defaults(run=serve)
 
@@ -75,6 +89,17 @@ def camera_spec(text: str | None) -> int | Path | None:
     if not path.exists():
         raise CompanionError(f"the camera source '{text}' is neither a webcam number nor a file")
     return path
+
+
+def seating(app: Any) -> str:
+    """How the camera tells the seats apart, for the start-up lines."""
+    from web.seatzones import saved_zones
+
+    with app.app_context():
+        zones = saved_zones()
+    if zones is None:
+        return "sectors around the picture centre (draw seat zones on the host screen)"
+    return f"{len(zones.zones)} seat zones ({zones.units})"
 
 
 def announce(app: Any, port: int, host: str) -> str:
@@ -129,6 +154,8 @@ def serve(args: argparse.Namespace) -> int:
         "DATABASE": str(args.db or default_database()),
         "TILESET": str(tileset),
         "CAMERA": camera,
+        "TABLE": str(args.table) if args.table else None,
+        "SEATS": str(args.seats) if args.seats else None,
     }
     check_free(args.host, args.port)
     signal.signal(signal.SIGTERM, _stop_on_terminate)  # a service manager stops it cleanly
@@ -140,6 +167,8 @@ def serve(args: argparse.Namespace) -> int:
         print(f"database: {config['DATABASE']}")
         print(f"tile set: {tileset}")
         print(f"camera:   {camera if camera is not None else NO_CAMERA}")
+        print(f"table:    {args.table or 'not calibrated'}")
+        print(f"seats:    {seating(app)}")
         segno.make(url, error="m").terminal(out=sys.stdout, compact=True)
         sys.stdout.flush()
         server.run()  # type: ignore[union-attr]

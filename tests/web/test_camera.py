@@ -1,4 +1,6 @@
-"""The table camera: sources, the background loop, seat zones and the camera routes."""
+"""The table camera: the background loop, seat sectors and the camera routes.
+
+The sources themselves are vision's (tests/vision/test_sources.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ import pytest
 from flask import Flask
 
 from tests.web.conftest import post
+from vision.results import FrameResult
+from vision.sources import PhotoFolder
 from web import create_app
-from web.camera import CameraError, PhotoFolder, Sight, open_source, sector_of, tiles_by_seat
+from web.camera import CameraLoop, Sight, sector_of, tiles_by_seat
 from web.config import DEFAULT_TILESET
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
@@ -38,7 +42,9 @@ def photo_folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[s
 @pytest.fixture
 def camera_app(app: Flask, photo_folder: tuple[Path, list[str]]):  # type: ignore[no-untyped-def]
     """The test app with the folder as its camera; waits for the first frame."""
-    with_camera = create_app({**app.config, "CAMERA": photo_folder[0]})
+    with_camera = create_app(
+        {**app.config, "CAMERA": photo_folder[0], "CAMERA_PHOTO_SECONDS": 0.05}
+    )
     running = with_camera.extensions["companion_camera"]
     ends = time.monotonic() + 20
     while running.latest is None and time.monotonic() < ends:
@@ -47,21 +53,81 @@ def camera_app(app: Flask, photo_folder: tuple[Path, list[str]]):  # type: ignor
     running.stop()
 
 
-def test_an_empty_folder_is_no_camera(tmp_path: Path) -> None:
-    with pytest.raises(CameraError, match="holds no photos"):
-        PhotoFolder(tmp_path)
+class Counted:
+    """A recogniser stand-in that counts its calls (what it finds is vision's business)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def detect(self, frame: np.ndarray) -> FrameResult:
+        self.calls += 1
+        return FrameResult(width=frame.shape[1], height=frame.shape[0])
 
 
-def test_a_missing_source_is_named(tmp_path: Path) -> None:
-    with pytest.raises(CameraError, match="neither a webcam number nor a file"):
-        open_source(tmp_path / "nothing.mp4")
+def run_loop(running: CameraLoop, reads: int) -> None:
+    running.start()
+    ends = time.monotonic() + 10
+    while running.reads < reads and time.monotonic() < ends:
+        time.sleep(0.01)
+    running.stop()
 
 
-def test_a_file_that_is_not_a_video_cannot_be_opened(tmp_path: Path) -> None:
-    fake = tmp_path / "clip.mp4"
-    fake.write_bytes(b"not a video")
-    with pytest.raises(CameraError, match="cannot be opened"):
-        open_source(fake)
+def test_a_picture_that_does_not_change_is_recognised_once(photo_folder) -> None:
+    counted = Counted()
+    source = PhotoFolder(photo_folder[0], fps=100)  # one photo, read again and again
+    running = CameraLoop(source, counted.detect, lambda frame, _: frame, max_fps=100)
+    run_loop(running, reads=8)
+    assert running.reads >= 8
+    assert counted.calls == running.recognitions == 1
+    assert running.latest is not None and running.error is None
+
+
+class Alternating:
+    """A camera whose picture changes on every frame: black, white, black, ..."""
+
+    name = "alternating"
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def read(self) -> np.ndarray:
+        self.count += 1
+        return np.full((48, 64, 3), 255 * (self.count % 2), np.uint8)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_changing_picture_is_recognised_no_faster_than_the_cap() -> None:
+    counted = Counted()
+    running = CameraLoop(
+        Alternating(),
+        counted.detect,
+        lambda frame, _: frame,
+        max_fps=100,
+        recognitions_per_second=4,
+    )
+    began = time.monotonic()
+    run_loop(running, reads=30)
+    elapsed = time.monotonic() - began
+    assert running.reads >= 30
+    assert 1 <= counted.calls <= 1 + elapsed * 4
+    assert counted.calls < running.reads / 2
+
+
+def test_a_source_that_runs_out_is_opened_again(photo_folder) -> None:
+    counted = Counted()
+    opened: list[PhotoFolder] = []
+
+    def reopen() -> PhotoFolder:
+        opened.append(PhotoFolder(photo_folder[0], loop=False))
+        return opened[-1]
+
+    running = CameraLoop(
+        reopen(), counted.detect, lambda frame, _: frame, reopen=reopen, max_fps=100
+    )
+    run_loop(running, reads=4)
+    assert running.reads >= 4 and len(opened) >= 4
 
 
 @pytest.mark.parametrize(

@@ -145,13 +145,14 @@ def camera_view(game_id: str) -> dict[str, Any]:
     say where the table and the game differ (the check before the next card).
     """
     from web.camera import latest, tiles_by_seat
+    from web.seatzones import seat_finder
 
     stored = get_store().load(game_id)
     game_pages(stored.kind)
     players = seats(stored.game.setup)
     sight = latest()
     held = engine.view(stored.game.state)["collections"]
-    seen = tiles_by_seat(sight, players)
+    seen = tiles_by_seat(sight, players, seat_finder(sight, players))
     return {
         "at": sight.at,
         "version": stored.game.version,

@@ -161,20 +161,18 @@ def row_photo(game_id: str) -> dict[str, Any]:
 def camera_rows(game_id: str) -> dict[str, Any]:
     """The rows the table camera sees last, each checked against the referee's.
 
-    Tokens go to the seat whose zone (the shell's seat sectors around the image centre)
-    holds them; the referee's sentences name only what the table may see.
+    Tokens go to the seat whose zone holds them (the camera's seat zones, or sectors
+    around the image centre while none are drawn); the referee's sentences name only
+    what the table may see.
     """
-    from web.camera import latest, sector_of
+    from web.camera import latest
+    from web.seatzones import seat_finder
 
     stored = _load(game_id)
     sight = latest()
     players = seats(stored.game.setup)
-
-    def zone_of(point: tuple[float, float]) -> str:
-        return players[sector_of(point, sight.width, sight.height, len(players))]
-
     tokens = [SeenToken.from_json(token) for token in sight.tokens]
-    rows = group_rows(tokens, players, zone_of)
+    rows = group_rows(tokens, players, seat_finder(sight, players))
     return {
         "at": sight.at,
         "seen": {player: len(row) for player, row in rows.items()},

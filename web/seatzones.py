@@ -1,0 +1,178 @@
+"""Seat zones on the server: whose tiles and tokens are whose, for every game.
+
+The zones belong to the camera, not to a game: the host draws them once over a camera
+frame (``/camera/zones``) and every later game at that table uses them. They are kept
+as :class:`calibration.seats.SeatZones` JSON in the database's settings table (a
+restarted server keeps them), or given at start with ``companion serve --seats FILE``
+(the JSON ``companion calibration seats`` writes, in image pixels or, with ``--table``,
+in table millimetres). A zone's seat is a seat number ("1" is the first player of a
+game's setup, as on the printed seat markers) or a player's name.
+
+Only while no zones are known does the server fall back to equal sectors around the
+image centre (:func:`web.camera.sector_of`), and the host screen says so.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
+
+from calibration.seats import SeatZoneError, SeatZones, assign_to_seats
+from vision.correction import CameraCorrection
+from web.camera import Point, Sight, sectors
+from web.db import get_store
+from web.errors import Refusal
+from web.security import require_host
+from web.texts import say
+
+bp = Blueprint("seatzones", __name__, url_prefix="/camera/zones")
+
+SETTING = "seat-zones"
+
+
+def table_correction(app: Flask) -> CameraCorrection | None:
+    """The table calibration ``--table`` named (colour matrix and px→mm homography)."""
+    return app.extensions.get("companion_table")
+
+
+def saved_zones() -> SeatZones | None:
+    """The zones kept in the database, or None while the host has drawn none."""
+    row = (
+        get_store()
+        .connection.execute("SELECT value FROM settings WHERE name = ?", (SETTING,))
+        .fetchone()
+    )
+    return None if row is None else SeatZones.from_json(str(row[0]), "the saved seat zones")
+
+
+def save_zones(connection: Any, zones: SeatZones | None) -> None:
+    """Keep the zones (None forgets them: the server goes back to sectors)."""
+    with connection:
+        if zones is None or not zones.zones:
+            connection.execute("DELETE FROM settings WHERE name = ?", (SETTING,))
+        else:
+            connection.execute(
+                "INSERT INTO settings (name, value) VALUES (?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+                (SETTING, zones.to_json()),
+            )
+
+
+def zones_in_pixels() -> SeatZones | None:
+    """The known zones in image pixels, ready to hold detections' centres."""
+    zones = saved_zones()
+    if zones is None or zones.units == "px":
+        return zones
+    table: CameraCorrection | None = current_app.extensions.get("companion_table")
+    if table is None or table.homography_px_to_mm is None:
+        return None  # refused at start; a calibration since removed means no zones
+    return zones.to_pixels(table.homography_px_to_mm)
+
+
+def player_of_zone(seat: str, players: Sequence[str]) -> str | None:
+    """The player a zone is for: by name, or by seat number in the setup's order."""
+    if seat in players:
+        return seat
+    if seat.isdigit() and 1 <= int(seat) <= len(players):
+        return players[int(seat) - 1]
+    return None
+
+
+def seat_finder(sight: Sight, players: Sequence[str]) -> Callable[[Point], str | None]:
+    """The player whose zone holds a point (image pixels), or None outside every zone.
+
+    Without zones, the sectors around the image centre (every point is someone's).
+    """
+    zones = zones_in_pixels()
+    if zones is None:
+        return sectors(sight, players)
+
+    def seat_of(point: Point) -> str | None:
+        (seat,) = assign_to_seats([point], zones)
+        return None if seat is None else player_of_zone(seat, players)
+
+    return seat_of
+
+
+def seating() -> str | None:
+    """How this server tells the seats apart: "zones", "sectors", or None without camera."""
+    if "companion_camera" not in current_app.extensions:
+        return None
+    return "zones" if zones_in_pixels() is not None else "sectors"
+
+
+# -- the editor ------------------------------------------------------------------------
+
+
+@bp.get("")
+def editor() -> str:
+    """The host draws each seat's zone by tapping its corners over the camera frame."""
+    game_id = request.args.get("game", "")
+    stored = get_store().load(game_id)
+    pages = current_app.extensions["companion_pages"]
+    players = list(pages[stored.kind].seats(stored.game.setup))
+    return render_template("camera/zones.html", stored=stored, players=players)
+
+
+@bp.get("/zones.json")
+def show() -> Response:
+    """The zones in image pixels (as the editor draws them) and where they come from."""
+    zones = zones_in_pixels()
+    return jsonify(
+        {
+            "seating": seating(),
+            "units": "px",
+            "zones": [] if zones is None else json.loads(zones.to_json())["zones"],
+        }
+    )
+
+
+@bp.post("/zones.json")
+def replace() -> Response:
+    """Replace every zone (``{"zones": []}`` forgets them); only a game's host may."""
+    require_host(request.args.get("game", ""))
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or not isinstance(body.get("zones"), list):
+        raise Refusal(say("camera.zones_body"), 400, "json")
+    try:
+        zones = SeatZones.from_json(json.dumps({"units": "px", "zones": body["zones"]}))
+    except SeatZoneError as error:
+        raise Refusal(str(error), 400, "seat_zones") from None
+    save_zones(get_store().connection, zones)
+    return show()
+
+
+# -- start -----------------------------------------------------------------------------
+
+
+def init_app(app: Flask) -> None:
+    """Read ``TABLE`` (a table calibration file) and ``SEATS`` (seat zones to use).
+
+    A bad file stops the server at start with one sentence, never a table that
+    silently reads the seats wrong. Zones given with ``--seats`` replace the saved ones.
+    """
+    app.register_blueprint(bp)
+    app.jinja_env.globals["camera_seating"] = seating
+    table = app.config.get("TABLE")
+    if table:
+        app.extensions["companion_table"] = CameraCorrection.load(table)
+    seats = app.config.get("SEATS")
+    if not seats:
+        return
+    path = Path(seats)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise SeatZoneError(f"{path} cannot be read ({error.strerror or error})") from None
+    zones = SeatZones.from_json(text, str(path))
+    correction = table_correction(app)
+    if zones.units == "mm" and (correction is None or correction.homography_px_to_mm is None):
+        raise SeatZoneError(f"{path} holds zones in millimetres, which need --table")
+    from companion.core.store import Store
+
+    with Store(app.config["DATABASE"]) as store:
+        save_zones(store.connection, zones)
