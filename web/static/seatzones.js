@@ -26,6 +26,7 @@
     const pen = canvas.getContext("2d");
     pen.lineWidth = 3;
     pen.font = "bold 18px sans-serif";
+    pen.textAlign = "center";
     buttons.forEach((button, index) => {
       const corners = zones.get(button.dataset.seat);
       button.querySelector("span").textContent = corners.length
