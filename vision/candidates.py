@@ -158,8 +158,8 @@ def grid_splits(
     edge_a = (np.linalg.norm(outline[1] - outline[0]) + np.linalg.norm(outline[2] - outline[3])) / 2
     edge_b = (np.linalg.norm(outline[3] - outline[0]) + np.linalg.norm(outline[2] - outline[1])) / 2
     short, long_ = min(edge_a, edge_b), max(edge_a, edge_b)
-    # a lone square is one tile (or a die, or nothing), never a block
-    counts = {1} if is_lone_square(blob, side, config) else {1, 2, 3, 4, 5}
+    # a lone square is one tile, or (if every square in the frame is one) a 2×2 block
+    counts = {1, 2} if is_lone_square(blob, side, config) else {1, 2, 3, 4, 5}
     if side and len(counts) > 1:  # a size from lone tiles may be wrong (dice agree too)
         k0 = max(1, round(short / side))
         counts |= {k for k in (k0 - 1, k0, k0 + 1) if k >= 1}
