@@ -58,6 +58,8 @@ TILES_PER_SEAT = len(ALL_TILES) // 8
 REQUEST_TIMEOUT = 10.0
 SERVER_START_TIMEOUT = 90.0
 MAX_SECONDS = 600.0
+#: The issue's goal for a busy table: every request answered within this, at p99.
+GOAL_P99_MS = 100
 _CSRF_META = re.compile(r'<meta name="csrf-token" content="([^"]+)"')
 _SERVER_URL = re.compile(r"open (http://\S+) on the phones")
 _VERSION_EVENT = re.compile(r'event: version\r?\ndata: \{"version": (\d+)')
@@ -595,6 +597,10 @@ def report(summary: dict[str, Any], args: argparse.Namespace, base: str, camera:
     if cpu is not None:
         share = 100 * summary["server_cpu_share"]
         lines.append(f"server CPU: {cpu:.1f} s during the run ({share:.0f}% of one core)")
+    p99 = summary["all"]["p99_ms"]
+    if p99 is not None:
+        verdict = "within" if p99 < GOAL_P99_MS else "over"
+        lines.append(f"p99 of all requests {p99:.1f} ms: {verdict} the {GOAL_P99_MS} ms goal")
     lines.append(f"errors: {summary['errors']}")
     lines += [f"  {count} × {problem}" for problem, count in summary["problems"].items()]
     return "\n".join(lines)
