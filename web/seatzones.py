@@ -27,7 +27,7 @@ from web.camera import Point, Sight, sectors
 from web.db import get_store
 from web.errors import Refusal
 from web.security import require_host
-from web.texts import say
+from web.validate import Field, read_json
 
 bp = Blueprint("seatzones", __name__, url_prefix="/camera/zones")
 
@@ -135,9 +135,7 @@ def show() -> Response:
 def replace() -> Response:
     """Replace every zone (``{"zones": []}`` forgets them); only a game's host may."""
     require_host(request.args.get("game", ""))
-    body = request.get_json(silent=True)
-    if not isinstance(body, dict) or not isinstance(body.get("zones"), list):
-        raise Refusal(say("camera.zones_body"), 400, "json")
+    body = read_json({"zones": Field(list, max_length=64)})  # the shared checks: size, depth
     try:
         zones = SeatZones.from_json(json.dumps({"units": "px", "zones": body["zones"]}))
     except SeatZoneError as error:

@@ -3,7 +3,7 @@ refused request changes nothing.
 
 The routes are read from ``app.url_map`` when the tests are collected, so a page added
 later (another game's blueprint) is fuzzed without anyone touching this file. Each route
-gets random path values (real game ids, seats and room codes mixed with junk), every
+gets random path and query values (real game ids, seats and room codes mixed with junk), every
 method it accepts and a few it does not, random headers (with and without the CSRF
 token and a same-site Origin), and bodies that are well-formed requests with random
 values, malformed JSON, random bytes, or multipart uploads of random bytes as a photo.
@@ -59,6 +59,8 @@ NEW_GAMES = {
         },
     ),
 }
+#: Query parameters the pages read (``?game=``, ``?code=``), mixed with junk ones.
+QUERY_NAMES = ("game", "code", "seat", "player", "version", "kind")
 #: Bite Night's events (the table in companion/bitenight/game.py's docstring).
 BITE_NIGHT_EVENTS = (
     "place-card", "set-collection", "add-tile", "remove-tile", "replace-tile",
@@ -164,7 +166,7 @@ json_values = st.recursive(
 #: Field names the endpoints read, so that random bodies often get past the first check.
 FIELD_NAMES = (
     "kind", "data", "version", "title", "setup", "name", "player", "players", "tiles", "card",
-    "format", "events", "created_at", "seat", "photo", "limit", "n", "deck",
+    "format", "events", "created_at", "seat", "photo", "limit", "n", "deck", "zones",
 )  # fmt: skip
 
 
@@ -216,9 +218,12 @@ def requests(draw: st.DrawFn, rule: Rule, table: Table) -> dict[str, Any]:
     headers = {}
     if draw(st.booleans()):
         headers["Origin"] = draw(st.sampled_from((ORIGIN, "http://evil.example", "null")))
+    names = st.sampled_from(QUERY_NAMES) | junk_text.filter(bool)
+    values_seen = st.sampled_from([*table.game_ids, *table.rooms, *table.seats]) | junk_text
     return {
         "browser": browser,
         "path": path,
+        "query_string": draw(st.dictionaries(names, values_seen, max_size=3)),
         "method": draw(st.sampled_from(methods) | st.sampled_from(OTHER_METHODS)),
         "with_csrf": draw(st.booleans()),
         "headers": headers,

@@ -290,3 +290,16 @@ def test_the_server_machine_itself_is_not_limited(app, client: FlaskClient) -> N
     assert [answer.status_code for answer in held] == [200, 200, 200]
     for answer in held:
         answer.close()
+
+
+def test_the_seat_zone_editor_refuses_a_json_bomb_like_every_endpoint(client: FlaskClient) -> None:
+    """Found by reading the routes the fuzz test lists: this one parsed JSON itself."""
+    game = new_tally(client)
+    answer = client.post(
+        f"/camera/zones/zones.json?game={game['id']}",
+        data="[" * 30_000,
+        content_type="application/json",
+        headers={"X-CSRF-Token": csrf(client), "Origin": ORIGIN, "Accept": "application/json"},
+    )
+    assert answer.status_code == 400
+    assert answer.get_json()["reason"] == "json"
