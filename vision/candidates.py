@@ -374,8 +374,14 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
     lone discs, or else from the curvature of the block's own outline (arcs of the
     outer discs). Returns ellipse boxes (circles) in work px.
     """
-    radius = radius or _arc_radius(blob.contour)
-    if not radius or radius < 4:
+    if radius is None:
+        # shadows and neighbours widen the outline's arcs: try a smaller radius too
+        arc = _arc_radius(blob.contour)
+        if not arc:
+            return []
+        splits = [circle_split(blob, grey, arc), circle_split(blob, grey, 0.82 * arc)]
+        return max(splits, key=len)
+    if radius < 4:
         return []
     x, y, w, h = cv2.boundingRect(blob.contour)
     pad = int(radius * 0.3)
