@@ -3,11 +3,12 @@ refused request changes nothing.
 
 The routes are read from ``app.url_map`` when the tests are collected, so a page added
 later (another game's blueprint) is fuzzed without anyone touching this file. Each route
-gets random path and query values (real game ids, seats and room codes mixed with junk), every
-method it accepts and a few it does not, random headers (with and without the CSRF
-token and a same-site Origin), and bodies that are well-formed requests with random
-values, malformed JSON, random bytes, or multipart uploads of random bytes as a photo.
-Requests come from three browsers: the host screen, a phone holding a seat, a stranger.
+gets random path and query values (real game ids, seats and room codes mixed with junk),
+every method it accepts and a few it does not, random headers (with and without the
+CSRF token and a same-site Origin), and bodies that are well-formed requests with random
+values, malformed JSON, JSON nested past the parser's limit, random bytes, or multipart
+uploads of random bytes as a photo. Requests come from three browsers: the host screen,
+a phone holding a seat, a stranger.
 
 "Changes nothing" is checked on the database: every game's event count, the rooms and
 the seat tokens are the same after any request answered with a 4xx, and after any GET
@@ -189,7 +190,10 @@ def path_values(draw: st.DrawFn, rule: Rule, table: Table) -> dict[str, str]:
 @st.composite
 def bodies(draw: st.DrawFn) -> dict[str, Any]:
     """Keyword arguments of ``client.open``: a body and its content type."""
-    choice = draw(st.sampled_from(("fields", "json", "text", "bytes", "photo", "none")))
+    choice = draw(st.sampled_from(("fields", "json", "text", "bytes", "photo", "deep", "none")))
+    if choice == "deep":  # nested past the parser's recursion limit, within 64 KB
+        opener = draw(st.sampled_from(("[", '{"a":')))
+        return {"data": opener * (30_000 // len(opener)), "content_type": "application/json"}
     if choice == "fields":
         body = draw(st.dictionaries(st.sampled_from(FIELD_NAMES), json_values, max_size=5))
         return {"data": json.dumps(body), "content_type": "application/json"}
@@ -211,21 +215,30 @@ def bodies(draw: st.DrawFn) -> dict[str, Any]:
 
 @st.composite
 def requests(draw: st.DrawFn, rule: Rule, table: Table) -> dict[str, Any]:
+    """A request to ``rule``: half of them as the host screen would send them (token,
+    same site, one of its games in ``?game=``), so that random bodies get past the
+    permission checks to the code that reads them; the rest from anyone, anyhow."""
     methods = sorted((rule.methods or set()) - {"OPTIONS"})
     values = draw(path_values(rule, table))
     path = table.app.url_map.bind("localhost").build(rule.endpoint, values, append_unknown=False)
-    browser = draw(st.sampled_from(("host", "phone", "stranger")))
-    headers = {}
-    if draw(st.booleans()):
-        headers["Origin"] = draw(st.sampled_from((ORIGIN, "http://evil.example", "null")))
     names = st.sampled_from(QUERY_NAMES) | junk_text.filter(bool)
     values_seen = st.sampled_from([*table.game_ids, *table.rooms, *table.seats]) | junk_text
+    query = draw(st.dictionaries(names, values_seen, max_size=3))
+    method = draw(st.sampled_from(methods) | st.sampled_from(OTHER_METHODS))
+    if draw(st.booleans()):
+        query["game"] = draw(st.sampled_from(table.game_ids))
+        browser, with_csrf, headers = "host", True, {"Origin": ORIGIN}
+    else:
+        browser = draw(st.sampled_from(("host", "phone", "stranger")))
+        with_csrf, headers = draw(st.booleans()), {}
+        if draw(st.booleans()):
+            headers["Origin"] = draw(st.sampled_from((ORIGIN, "http://evil.example", "null")))
     return {
         "browser": browser,
         "path": path,
-        "query_string": draw(st.dictionaries(names, values_seen, max_size=3)),
-        "method": draw(st.sampled_from(methods) | st.sampled_from(OTHER_METHODS)),
-        "with_csrf": draw(st.booleans()),
+        "query_string": query,
+        "method": method,
+        "with_csrf": with_csrf,
         "headers": headers,
         **draw(bodies()),
     }
