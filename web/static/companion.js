@@ -68,11 +68,20 @@ const Companion = (() => {
     return answer;
   }
 
+  /** Say something briefly. An error stays until the user taps anywhere (to dismiss it
+      or to act again), so it is read, and never lingers over the screens that follow. */
   function toast(message, kind = "info", ms = 4000) {
     const text = String(message);
     const box = el("div", { class: `toast ${kind}` }, text.charAt(0).toUpperCase() + text.slice(1));
     document.getElementById("toasts").append(box);
-    setTimeout(() => box.remove(), ms);
+    if (kind !== "error") setTimeout(() => box.remove(), ms);
+  }
+
+  // Capture phase: old errors go before the tap's own handler can raise a new one.
+  for (const kind of ["click", "change"]) {
+    document.addEventListener(kind, () => {
+      for (const box of document.querySelectorAll("#toasts .toast.error")) box.remove();
+    }, true);
   }
 
   /** Ask a yes/no question in the page's own dialog; resolves to true for yes. */
