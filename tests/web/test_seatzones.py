@@ -166,3 +166,20 @@ def test_zones_in_millimetres_without_a_table_calibration_stop_the_start(app, tm
     zones.write_text(json.dumps({"units": "mm", "zones": HALVES}))
     with pytest.raises(SeatZoneError, match="need --table"):
         create_app({**app.config, "SEATS": str(zones)})
+
+
+def test_middernacht_reads_each_row_in_its_seat_zone(app: Flask) -> None:
+    from tests.web.test_middernacht import camera_sees, laid_table
+
+    game_id, host, _ = laid_table(app)
+    # Anna's row lies at the bottom, Ben's top left, Cleo's top right (sectors agree).
+    camera_sees(app, {0: ["red", *[None] * 18, "blue"], 2: ["green", *[None] * 17, "black"]})
+    zones = [
+        {"seat": "3", "polygon": [[0, 400], [600, 400], [600, 600], [0, 600]]},
+        {"seat": "Anna", "polygon": [[300, 0], [600, 0], [600, 400], [300, 400]]},
+    ]
+    assert (
+        post(host, f"/camera/zones/zones.json?game={game_id}", {"zones": zones}).status_code == 200
+    )
+    answer = host.get(f"/middernacht/{game_id}/camera-rows").get_json()
+    assert answer["seen"] == {"Anna": 19, "Ben": 0, "Cleo": 20}
