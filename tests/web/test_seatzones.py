@@ -183,3 +183,19 @@ def test_middernacht_reads_each_row_in_its_seat_zone(app: Flask) -> None:
     )
     answer = host.get(f"/middernacht/{game_id}/camera-rows").get_json()
     assert answer["seen"] == {"Anna": 19, "Ben": 0, "Cleo": 20}
+
+
+@pytest.mark.parametrize("kind", ["middernacht", "vampire-empire"])
+def test_every_game_page_tells_the_host_how_the_seats_are_read(host, kind: str) -> None:
+    from companion.games import GAME_KINDS
+
+    setups = {
+        "middernacht": {"players": PLAYERS},
+        "vampire-empire": {"players": {"vampire": "Anna", "human": "Ben"}, "seed": 1},
+    }
+    assert kind in GAME_KINDS
+    created = post(host, "/api/games", {"kind": kind, "setup": setups[kind]})
+    assert created.status_code == 201, created.get_json()
+    game_id = created.get_json()["id"]
+    page = host.get(f"/g/{game_id}", follow_redirects=True).get_data(as_text=True)
+    assert 'data-seating="sectors"' in page and f"/camera/zones?game={game_id}" in page
