@@ -42,6 +42,10 @@ OCCUPIED_SHARE = 0.15
 MIN_PART_PX = 40
 #: A piece this round (area over enclosing circle) or rounder is a disc.
 ROUND_FILL = 0.85
+#: A round piece's edge is sought along this many rays, this far (mm) either side of
+#: the outline's circle.
+RAYS = 120
+EDGE_SEARCH_MM = 2.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -56,6 +60,7 @@ class SlotReading:
     round_: bool = False
     gain: GainField | None = None
     hull_mm: np.ndarray | None = None  # the piece's convex outline, N × 2 page mm
+    edge_mm: np.ndarray | None = None  # a round piece's edge, N × 2 page mm (sub-pixel)
 
     @property
     def occupied(self) -> bool:
@@ -90,7 +95,11 @@ class PageReader:
             return SlotReading(slot, covered)
         centre_mm, side_mm, angle, round_ = _outline(hull, window)
         hull_mm = np.array(_pixel_mm(hull[:, 0, 0], hull[:, 0, 1], window)).T
-        return SlotReading(slot, covered, centre_mm, side_mm, angle, round_, gain, hull_mm)
+        edge_mm = None
+        if round_:
+            piece = (difference > DIFFERENCE) & ~paper_like
+            edge_mm = _disc_edge(difference, piece, window, centre_mm, side_mm)
+        return SlotReading(slot, covered, centre_mm, side_mm, angle, round_, gain, hull_mm, edge_mm)
 
     def cut_face(
         self, reading: SlotReading, side_mm: float, round_: bool, turn_deg: float | None = None
@@ -310,6 +319,59 @@ def _outline(
     return to_mm(rx, ry), ((w + h) / 2 + 1) / ppm, angle, False
 
 
+def _disc_edge(
+    difference: np.ndarray,
+    piece: np.ndarray,
+    window: tuple[float, float, float, float],
+    centre_mm: tuple[float, float],
+    diameter_mm: float,
+) -> np.ndarray:
+    """Points on a round piece's edge (page mm), one per ray from the centre.
+
+    Along each ray, coming in from the paper, the piece begins at the first pixel of
+    ``piece`` (what differs and is not paper in shadow); its edge is where the
+    difference from the paper is half the rim's contrast there (the strongest difference
+    within a millimetre inside). A fixed threshold meets a blurred edge outside the true
+    edge, the further the stronger the edge (a dark rim on white paper); the mask alone
+    loses the outer half of a dark neutral edge (it looks like paper in shadow).
+    """
+    ppm = WORK_PX_PER_MM
+    angles = np.linspace(0, 2 * np.pi, RAYS, endpoint=False)
+    radius = diameter_mm / 2
+    step = 0.25 / ppm
+    radii = np.arange(radius - EDGE_SEARCH_MM, radius + EDGE_SEARCH_MM, step)
+    xs = centre_mm[0] + np.cos(angles)[:, None] * radii[None, :]
+    ys = centre_mm[1] + np.sin(angles)[:, None] * radii[None, :]
+    map_x = ((xs - window[0]) * ppm - 0.5).astype(np.float32)
+    map_y = ((ys - window[1]) * ppm - 0.5).astype(np.float32)
+
+    def sample(image: np.ndarray, how: int) -> np.ndarray:
+        return cv2.remap(image, map_x, map_y, how, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+    profiles = sample(difference, cv2.INTER_LINEAR)
+    inside = sample(piece.astype(np.uint8), cv2.INTER_NEAREST) > 0
+    reach = round(1.0 / step)
+    points = []
+    for k in range(len(angles)):
+        hits = np.nonzero(inside[k])[0]
+        if hits.size == 0:
+            continue
+        start = int(hits[-1])  # the outermost pixel of the piece on this ray
+        lo = max(start - reach, 0)
+        peak_at = lo + int(np.argmax(profiles[k, lo : start + 1]))
+        half = profiles[k, peak_at] / 2
+        below = np.nonzero(profiles[k, peak_at:] < half)[0]
+        if below.size == 0:
+            continue
+        j = peak_at + int(below[0])  # the first sample under half the peak, outwards
+        a, b = profiles[k, j - 1], profiles[k, j]
+        r = radii[j - 1] + (a - half) / max(a - b, 1e-6) * step
+        points.append(
+            (centre_mm[0] + math.cos(angles[k]) * r, centre_mm[1] + math.sin(angles[k]) * r)
+        )
+    return np.array(points, np.float64).reshape(-1, 2)
+
+
 def fit_disc(
     reading: SlotReading, diameter_mm: float | None = None
 ) -> tuple[tuple[float, float], float]:
@@ -321,10 +383,13 @@ def fit_disc(
     only the centre is fitted.
     """
     assert reading.hull_mm is not None, "only an occupied slot has an outline"
-    points = _resample(reading.hull_mm, step_mm=0.5)
     centre = np.array(reading.centre_mm, np.float64)
-    # the hull runs through the centres of the outermost pixels, half a pixel inside
-    inset = 0.5 / WORK_PX_PER_MM
+    if reading.edge_mm is not None and len(reading.edge_mm) >= RAYS // 2:
+        points, inset = reading.edge_mm, 0.0
+    else:
+        points = _resample(reading.hull_mm, step_mm=0.5)
+        # the hull runs through the centres of the outermost pixels, half a pixel inside
+        inset = 0.5 / WORK_PX_PER_MM
     radius = (reading.side_mm / 2 if diameter_mm is None else diameter_mm / 2) - inset
     for _ in range(10):
         offsets = points - centre
