@@ -8,6 +8,7 @@ stale or malformed requests before they reach the engine.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -113,16 +114,27 @@ def create_game() -> tuple[Response, int]:
             "setup": Field(dict, max_length=40),
         }
     )
-    pages = game_pages(body["kind"])
+    return open_game(game_pages(body["kind"]), body["setup"], body.get("title", ""))
+
+
+def open_game(pages: GamePages, setup: Mapping[str, Any], title: str) -> tuple[Response, int]:
+    """Create a game and its room; the browser that asked becomes its host screen.
+
+    The one way every game is created, whether through ``POST /api/games`` or a game's
+    own creation route, so that every setup passes the same checks.
+    """
+    if pages.prepare_setup is not None:
+        setup = pages.prepare_setup(setup)
     if pages.check_setup is not None:
-        pages.check_setup(body["setup"])
-    rules_for(pages.kind).start(body["setup"])  # the engine refuses a bad setup first
-    check_seat_names(pages.seats(body["setup"]))
+        pages.check_setup(setup)
+    rules_for(pages.kind).start(setup)  # the engine refuses a bad setup first
+    check_seat_names(pages.seats(setup))
     store = get_store()
-    game_id = store.create_game(pages.kind, body["setup"], body.get("title", "").strip())
+    game_id = store.create_game(pages.kind, setup, title.strip())
     with store.transaction():
         opened = get_seats().open_room(game_id)
     security.remember(game_id, "host", opened.host_token)
+    changes().announce()
     return jsonify(
         {
             "id": game_id,

@@ -54,6 +54,13 @@ class GamePages:
     setup keys that belong to the page rather than the engine; the engine's own keys
     are checked by its ``start``. ``summary`` gives the score table the list of past
     games shows under the game (None while there is nothing to show).
+
+    ``prepare_setup`` turns the setup a browser sent into the one stored: it draws what
+    the server must choose itself (the seed of a secret deal, which no browser may
+    pick) and refuses what the browser may not set. ``exportable`` says whether the
+    host screen may take the whole log away now: a game whose log holds what the host
+    screen must not see (hidden roles, what lies under the lids) says no until it is
+    over. Both default to "as sent" and "always".
     """
 
     kind: str
@@ -67,6 +74,8 @@ class GamePages:
     seat_field: str | None = "player"
     check_setup: Callable[[Mapping[str, Any]], None] | None = None
     summary: Callable[[StoredGame], ScoreTable | None] | None = None
+    prepare_setup: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    exportable: Callable[[StoredGame], bool] | None = None
 
 
 def load_pages(modules: tuple[str, ...] | list[str]) -> dict[str, GamePages]:

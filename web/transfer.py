@@ -22,6 +22,8 @@ from flask import Blueprint, Response, current_app, jsonify, url_for
 from web import security
 from web.api import changes, game_pages
 from web.db import get_seats, get_store
+from web.errors import Refusal
+from web.texts import say
 from web.validate import Field, read_json
 
 bp = Blueprint("transfer", __name__, url_prefix="/api/games")
@@ -50,6 +52,9 @@ def export(game_id: str) -> Response:
     store = get_store()
     stored = store.load(game_id)
     security.require_host(game_id)
+    pages = game_pages(stored.kind)
+    if pages.exportable is not None and not pages.exportable(stored):
+        raise Refusal(say("refuse.export_secret"), 409, "secret")
     exported = store.export_game(game_id)
     name = _FILE_NAME_UNSAFE.sub("-", stored.title).strip("-") or stored.kind
     return Response(

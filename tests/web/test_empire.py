@@ -88,6 +88,21 @@ def test_the_browser_cannot_choose_the_seed_of_the_secret_deal(client):
     assert "drawn by the server" in answer.get_json()["error"]
 
 
+def test_the_shared_creation_route_does_not_let_the_browser_choose_the_seed_either(client):
+    setup = {"players": PLAYERS, "seed": 3}
+    answer = post(client, "/api/games", {"kind": "vampire-empire", "setup": setup}, Accept=JSON)
+    assert answer.status_code == 400
+    assert "drawn by the server" in answer.get_json()["error"]
+
+
+def test_the_host_screen_cannot_download_the_log_before_the_game_is_over(app, monkeypatch):
+    created, host, _vampire, _human = table(app, 11, monkeypatch)
+    answer = host.get(f"/api/games/{created['id']}/export", headers={"Accept": JSON})
+    assert answer.status_code == 409
+    assert "once it is over" in answer.get_json()["error"]
+    assert "seed" not in answer.get_data(as_text=True)
+
+
 def test_a_bad_setup_is_refused_with_a_sentence(client):
     answer = post(client, "/empire/games", {"setup": {"decks": {"human": 3}}}, Accept=JSON)
     assert answer.status_code == 422

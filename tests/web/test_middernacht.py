@@ -111,6 +111,14 @@ def test_a_seeded_game_gets_a_seed_that_never_reaches_a_browser(
     assert host.get(f"/api/games/{game_id}").get_json()["view"]["mode"] == "seeded"
 
 
+def test_the_log_cannot_be_downloaded_before_the_game_is_over(app: Flask) -> None:
+    host = app.test_client()
+    game_id = new_game(host, mode="seeded")["id"]
+    answer = host.get(f"/api/games/{game_id}/export", headers={"Accept": "application/json"})
+    assert answer.status_code == 409
+    assert "once it is over" in answer.get_json()["error"]
+
+
 def test_a_phone_acts_only_for_its_own_seat_and_only_in_its_turn(app: Flask) -> None:
     game_id, _, phones = laid_table(app)
     answer = event(phones["Ben"], game_id, "turn-lid", player="Anna", grave="C4", lid="red")

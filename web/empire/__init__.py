@@ -13,18 +13,18 @@ otherwise work the vampires out from it).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, render_template, url_for
+from flask import Blueprint, Response, render_template
 
 from companion.core.store import StoredGame
 from companion.empire.characters import DEFAULT_NAMES
 from companion.empire.rules import DEFAULT_DECK_SIZE, EMPIRE, EmpireState, Seat
 from companion.empire.view import HOST, history
 from companion.empire.view import view as seat_view
-from web import security
-from web.api import changes
-from web.db import get_seats, get_store
+from web.api import open_game
+from web.db import get_store
 from web.errors import Refusal
 from web.pages import GamePages
 from web.validate import Field, read_json
@@ -56,19 +56,20 @@ def create() -> tuple[Response, int]:
     body = read_json(
         {"title": Field(str, required=False, max_length=80), "setup": Field(dict, max_length=8)}
     )
-    setup: dict[str, Any] = dict(body["setup"])
+    return open_game(PAGES, body["setup"], body.get("title", ""))
+
+
+def prepare_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """The secret deal's seed is drawn here: a browser that chose it would know the vampires."""
     if "seed" in setup:
         raise Refusal("the secret deal is drawn by the server; leave out 'seed'", 400, "json")
-    setup["seed"] = draw_seed()
-    store = get_store()
-    game_id = store.create_game(KIND, setup, body.get("title", "").strip())
-    with store.transaction():
-        opened = get_seats().open_room(game_id)
-    security.remember(game_id, "host", opened.host_token)
-    changes().announce()
-    return jsonify(
-        {"id": game_id, "room": opened.room.code, "url": url_for("empire.play", game_id=game_id)}
-    ), 201
+    return {**setup, "seed": draw_seed()}
+
+
+def exportable(stored: StoredGame) -> bool:
+    """The log names the vampires, which the host screen must not see before the end."""
+    state: EmpireState = stored.game.state
+    return state.outcome is not None
 
 
 @bp.get("/<game_id>")
@@ -104,4 +105,6 @@ PAGES = GamePages(
     play_endpoint="empire.play",
     setup_endpoint="empire.setup",
     seat_field=None,
+    prepare_setup=prepare_setup,
+    exportable=exportable,
 )

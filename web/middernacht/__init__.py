@@ -21,7 +21,7 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, current_app, render_template, request
 
 from companion.core.store import StoredGame
 from companion.middernacht.rows import SeenToken, along_row, check_rows, group_rows, the_row
@@ -29,8 +29,8 @@ from companion.middernacht.rules import RULES
 from companion.middernacht.state import Table
 from companion.middernacht.view import view as table_view
 from web import security
-from web.api import changes
-from web.db import get_seats, get_store
+from web.api import open_game
+from web.db import get_store
 from web.errors import Refusal, forbidden
 from web.pages import GamePages
 from web.validate import Field, read_json
@@ -78,22 +78,20 @@ def create() -> tuple[Response, int]:
     body = read_json(
         {"title": Field(str, required=False, max_length=80), "setup": Field(dict, max_length=8)}
     )
-    setup: dict[str, Any] = dict(body["setup"])
+    return open_game(PAGES, body["setup"], body.get("title", ""))
+
+
+def prepare_setup(setup: Mapping[str, Any]) -> dict[str, Any]:
+    """A seeded game whose host left the seed to chance gets one drawn here."""
     if setup.get("mode") == "seeded" and setup.get("seed") is None:
-        setup["seed"] = draw_seed()
-    store = get_store()
-    game_id = store.create_game(KIND, setup, body.get("title", "").strip())
-    with store.transaction():
-        opened = get_seats().open_room(game_id)
-    security.remember(game_id, "host", opened.host_token)
-    changes().announce()
-    return jsonify(
-        {
-            "id": game_id,
-            "room": opened.room.code,
-            "url": url_for("middernacht.play", game_id=game_id),
-        }
-    ), 201
+        return {**setup, "seed": draw_seed()}
+    return dict(setup)
+
+
+def exportable(stored: StoredGame) -> bool:
+    """The log says what lies in every grave, which nobody may see before the end."""
+    state: Table = stored.game.state
+    return state.winner is not None
 
 
 def _load(game_id: str) -> StoredGame:
@@ -192,4 +190,6 @@ PAGES = GamePages(
     play_endpoint="middernacht.play",
     setup_endpoint="middernacht.setup",
     seat_field="player",
+    prepare_setup=prepare_setup,
+    exportable=exportable,
 )
