@@ -46,6 +46,9 @@ ROUND_FILL = 0.85
 #: the outline's circle.
 RAYS = 120
 EDGE_SEARCH_MM = 2.0
+#: Where the paper beside a round piece is read (mm beyond its outermost pixel), for
+#: the level the edge falls to: the shadow a piece casts darkens the paper at its feet.
+OUTSIDE_MM = (0.4, 0.8)
 
 
 @dataclass(frozen=True, eq=False)
@@ -349,8 +352,10 @@ def _disc_edge(
         return cv2.remap(image, map_x, map_y, how, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
     profiles = sample(difference, cv2.INTER_LINEAR)
+    smooth = cv2.GaussianBlur(profiles, (0, 0), sigmaX=0.1 / step, sigmaY=1e-3)
     inside = sample(piece.astype(np.uint8), cv2.INTER_NEAREST) > 0
     reach = round(1.0 / step)
+    near, far = round(OUTSIDE_MM[0] / step), round(OUTSIDE_MM[1] / step)
     points = []
     for k in range(len(angles)):
         hits = np.nonzero(inside[k])[0]
@@ -359,13 +364,23 @@ def _disc_edge(
         start = int(hits[-1])  # the outermost pixel of the piece on this ray
         lo = max(start - reach, 0)
         peak_at = lo + int(np.argmax(profiles[k, lo : start + 1]))
-        half = profiles[k, peak_at] / 2
+        beyond = profiles[k, start + near : start + far]
+        outside = float(np.median(beyond)) if beyond.size else 0.0
+        half = (profiles[k, peak_at] + outside) / 2
         below = np.nonzero(profiles[k, peak_at:] < half)[0]
         if below.size == 0:
             continue
         j = peak_at + int(below[0])  # the first sample under half the peak, outwards
-        a, b = profiles[k, j - 1], profiles[k, j]
-        r = radii[j - 1] + (a - half) / max(a - b, 1e-6) * step
+        # the edge itself: where the fall from rim to paper is steepest, about there
+        lo, hi = max(peak_at, j - reach // 2), min(j + reach // 2, len(radii) - 1)
+        slope = np.diff(smooth[k, lo : hi + 1])
+        m = int(np.argmin(slope))
+        shift = 0.0
+        if 0 < m < len(slope) - 1:
+            a, b, c = slope[m - 1], slope[m], slope[m + 1]
+            curve = a - 2 * b + c
+            shift = 0.5 * (a - c) / curve if curve > 1e-6 else 0.0
+        r = radii[lo] + (m + 0.5 + shift) * step
         points.append(
             (centre_mm[0] + math.cos(angles[k]) * r, centre_mm[1] + math.sin(angles[k]) * r)
         )
