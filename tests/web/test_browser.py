@@ -18,17 +18,8 @@ from typing import Any
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artefacts" / "screenshots"
-PHONE = {"width": 412, "height": 915}
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from tests.web.browsers import PHONE, chromium, needs_chromium, shot
+
 PLAYERS = ["Anna", "Ben", "Cleo"]
 #: The pile of the first cycle, first placed first: point cards, a graveyard card that
 #: asks everyone to choose, one with no choice, a skip-two, and a closed graveyard.
@@ -50,10 +41,7 @@ PILE = [
     "motif:monk",
 ]
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = [pytest.mark.browser, needs_chromium]
 
 
 @pytest.fixture(scope="module")
@@ -86,12 +74,8 @@ def stop(app: Any, httpd: Any) -> None:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
+    with chromium() as browser:
+        yield browser
 
 
 class Phone:
@@ -107,8 +91,7 @@ class Phone:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
 
     def shot(self, name: str, full_page: bool = True) -> None:
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        self.page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
+        shot(self.page, name, full_page=full_page)
 
     def game(self, game_id: str) -> dict[str, Any]:
         """The game JSON as this phone is allowed to see it."""

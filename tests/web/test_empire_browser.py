@@ -8,20 +8,18 @@ from __future__ import annotations
 
 import os
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 import web.empire
+from tests.web.browsers import chromium, needs_chromium, serve
 from web import create_app
 
 playwright = pytest.importorskip("playwright.sync_api")
 
-pytestmark = pytest.mark.browser
-CHROMIUM = "/usr/bin/chromium"
+pytestmark = [pytest.mark.browser, needs_chromium]
 #: Set to a folder to keep a screenshot of each screen at the end (to look at the pages).
 SHOTS = os.environ.get("COMPANION_SCREENSHOTS")
 
@@ -38,20 +36,14 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
             "STREAM_HEARTBEAT": 0.5,
         }
     )
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    thread.join(5)
+    with serve(app) as base:
+        yield base
 
 
 @pytest.fixture
 def browser() -> Iterator[object]:
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM)
+    with chromium() as browser:
         yield browser
-        browser.close()
 
 
 def phone(browser, width: int = 390):  # type: ignore[no-untyped-def]

@@ -10,26 +10,24 @@ pages.
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
-from werkzeug.serving import make_server
 
 from companion.core.events import Game
 from companion.middernacht import moves
 from companion.middernacht.board import Grave
 from companion.middernacht.rules import RULES
 from companion.middernacht.state import RAT, Phase, Table
+from tests.web.browsers import chromium, needs_chromium, serve
 from web import create_app
 
-playwright = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, needs_chromium]
 
-CHROMIUM = "/usr/bin/chromium"
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 PLAYERS = ["Anna", "Ben", "Cleo", "Dirk", "Eva", "Finn"]
 SEED = 2026
@@ -46,12 +44,8 @@ def server(tmp_path: Path) -> Iterator[str]:
             "STREAM_LIFETIME": 5,
         }
     )
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
-    http.shutdown()
-    thread.join(timeout=5)
+    with serve(app) as base:
+        yield base
 
 
 def empty_graves(state: Table) -> list[Grave]:
@@ -74,8 +68,7 @@ def matching(state: Table) -> tuple[Grave, str]:
 
 def test_a_short_game_on_phones(server: str, tmp_path: Path) -> None:
     referee = Game(RULES, {"players": PLAYERS, "mode": "seeded", "seed": SEED})
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM)
+    with chromium() as browser:
         host = browser.new_context(**PHONE).new_page()
         host.goto(f"{server}/middernacht/new")
         for n, name in enumerate(PLAYERS, start=1):
@@ -156,13 +149,11 @@ def test_a_short_game_on_phones(server: str, tmp_path: Path) -> None:
         assert anna.locator("#controls").is_hidden()
         assert anna.locator('[data-player="Anna"] .count').inner_text() == "0 vampires"
         anna.screenshot(path=str(tmp_path / "middernacht-won.png"), full_page=True)
-        browser.close()
 
 
 def test_a_table_mode_turn_asks_for_the_lid_and_the_new_end(server: str) -> None:
     """With real lids the player says what he turned, and what his new end shows."""
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=CHROMIUM)
+    with chromium() as browser:
         host = browser.new_context(**PHONE).new_page()
         host.goto(f"{server}/middernacht/new")
         host.fill("#player-1", "Anna")
@@ -199,4 +190,3 @@ def test_a_table_mode_turn_asks_for_the_lid_and_the_new_end(server: str) -> None
         anna.filter(has_text="29 vampires").wait_for()
         assert anna.locator(".chip").all_inner_texts() == ["red", "yellow"]
         assert host.locator('[data-grave="C4"]').is_enabled()  # Anna's turn goes on
-        browser.close()

@@ -7,21 +7,18 @@ read back after a reload, and shown in artefacts/screenshots/22-seat-zones.png.
 from __future__ import annotations
 
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
+from tests.web.browsers import chromium, needs_chromium, serve, shot
 from web import create_app
 from web.config import DEFAULT_PHOTOS
 
-playwright = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = Path("/usr/bin/chromium")
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artefacts" / "screenshots"
 TABLET = {"viewport": {"width": 1024, "height": 900}, "has_touch": True}
 PLAYERS = ["Anna", "Ben", "Cleo"]
 #: Each seat's corners as fractions of the shown frame: Anna along the bottom edge,
@@ -32,10 +29,7 @@ CORNERS = {
     "3": [(0.52, 0.05), (0.97, 0.05), (0.97, 0.58), (0.52, 0.58)],
 }
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = [pytest.mark.browser, needs_chromium]
 
 
 @pytest.fixture
@@ -51,19 +45,14 @@ def server(tmp_path: Path) -> Iterator[str]:
     ends = time.monotonic() + 30
     while running.latest is None and time.monotonic() < ends:
         time.sleep(0.05)
-    http = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=http.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{http.server_port}"
-    app.extensions["companion_changes"].close()
-    http.shutdown()
-    thread.join(timeout=5)
+    with serve(app) as base:
+        yield base
+        app.extensions["companion_changes"].close()  # end the live streams first
     running.stop()
 
 
 def test_the_host_draws_each_seat_zone_over_the_camera_frame(server: str) -> None:
-    with playwright.sync_playwright() as driver:
-        browser = driver.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+    with chromium() as browser:
         page = browser.new_context(**TABLET).new_page()
         page.goto(f"{server}/")
         game_id = page.evaluate(
@@ -90,11 +79,9 @@ def test_the_host_draws_each_seat_zone_over_the_camera_frame(server: str) -> Non
         page.locator("#seating").filter(has_text="by the seat zones").wait_for()
         page.reload()
         page.locator(".zone-seat[data-seat='3']").filter(has_text="4 corners").wait_for()
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "22-seat-zones.png"), full_page=True)
+        shot(page, "22-seat-zones")
         zones = page.evaluate("fetch('/camera/zones/zones.json').then((r) => r.json())")
         frame = page.evaluate("fetch('/camera/detections').then((r) => r.json())")
-        browser.close()
     assert [zone["seat"] for zone in zones["zones"]] == ["1", "2", "3"]
     for zone in zones["zones"]:
         for (x, y), (fx, fy) in zip(zone["polygon"], CORNERS[zone["seat"]], strict=True):

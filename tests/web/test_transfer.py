@@ -5,27 +5,16 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.serving import make_server
 
+from tests.web.browsers import chromium, needs_chromium, serve
 from tests.web.conftest import new_tally, post
 from web import create_app
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def played_tally(client: FlaskClient) -> dict:
@@ -169,24 +158,18 @@ def test_an_import_may_be_larger_than_an_ordinary_request(app: Flask, client: Fl
 def live_server(tmp_path: Path) -> Iterator[str]:
     """The real app on a free loopback port, in a thread."""
     app = create_app({"DATABASE": str(tmp_path / "games.sqlite3"), "SECRET_KEY": "browser"})
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_port}"
-    httpd.shutdown()
-    thread.join(5)
+    with serve(app) as base:
+        yield base
 
 
 @pytest.mark.browser
+@needs_chromium
 def test_a_downloaded_game_opens_again_from_the_start_page(
     live_server: str, tmp_path: Path
 ) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
-    if not Path(CHROMIUM).exists():
-        pytest.skip(f"the browser tests need Chromium at {CHROMIUM}")
     setup = {"players": ["Anna", "Ben", "Cleo"], "reading": "photo"}
-    with sync_api.sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    with chromium() as browser:
         host = browser.new_context(accept_downloads=True).new_page()
         host.goto(f"{live_server}/")
         game = host.evaluate(
@@ -214,4 +197,3 @@ def test_a_downloaded_game_opens_again_from_the_start_page(
         other.set_input_files("#import-game input[type=file]", str(bad))
         other.click("#import-game button")
         sync_api.expect(other.locator(".toast")).to_contain_text("not a saved game")
-        browser.close()
