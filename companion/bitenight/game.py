@@ -63,7 +63,7 @@ from typing import Any
 
 from companion.bitenight import rendezvous
 from companion.bitenight.cards import DECK_COPIES, Card, UnknownCardError
-from companion.bitenight.rendezvous import GRAVEYARD, Rendezvous
+from companion.bitenight.rendezvous import Rendezvous
 from companion.bitenight.rulings import RULINGS
 from companion.bitenight.tiles import Tile, UnknownTileError, sorted_tiles
 from companion.core.events import Event, IllegalEvent, InvalidSetup
@@ -154,18 +154,7 @@ class BiteNightRules:
     kind = KIND
 
     def start(self, setup: Mapping[str, Any]) -> BiteNightState:
-        players = setup.get("players")
-        if not isinstance(players, list | tuple) or not all(
-            isinstance(name, str) and name.strip() for name in players
-        ):
-            raise InvalidSetup("Bite Night needs 'players': a list of non-empty names")
-        if len(players) not in (3, 4):
-            raise InvalidSetup(f"Bite Night is played by 3 or 4 players, not {len(players)} (B1)")
-        if len(set(players)) != len(players):
-            twice = next(name for name in players if players.count(name) > 1)
-            raise InvalidSetup(f"the player name '{twice}' is given twice")
-        if GRAVEYARD in players:
-            raise InvalidSetup(f"'{GRAVEYARD}' cannot be a player name, it names the graveyard")
+        players = rendezvous.check_players(setup.get("players"))
         deck = setup.get("deck", "basic")
         if deck not in ("basic", "advanced"):
             raise InvalidSetup('\'deck\' must be "basic" or "advanced"')

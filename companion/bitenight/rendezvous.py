@@ -193,6 +193,29 @@ class Rendezvous:
         return tuple(totals)
 
 
+#: Bite Night is for three or four players (B1).
+PLAYER_COUNTS = (3, 4)
+
+
+def check_players(players: Any) -> tuple[str, ...]:
+    """The players in seat order, or InvalidSetup naming what is wrong with them (B1).
+
+    Shared by the game's setup and the console's scenario files, so both refuse alike.
+    """
+    if not isinstance(players, list | tuple) or not all(
+        isinstance(name, str) and name.strip() for name in players
+    ):
+        raise InvalidSetup("'players' must be a list of non-empty names")
+    if len(players) not in PLAYER_COUNTS:
+        raise InvalidSetup(f"Bite Night is played by 3 or 4 players, not {len(players)} (B1)")
+    if len(set(players)) != len(players):
+        twice = next(name for name in players if players.count(name) > 1)
+        raise InvalidSetup(f"the player name '{twice}' is given twice")
+    if GRAVEYARD in players:
+        raise InvalidSetup(f"'{GRAVEYARD}' cannot be a player name, it names the graveyard")
+    return tuple(players)
+
+
 def placed_by(players: int, leader: int, index: int) -> int:
     """The seat that placed pile card ``index`` (B2): round r starts one seat further on."""
     return (leader + index // players + index % players) % players

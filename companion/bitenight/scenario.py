@@ -18,12 +18,10 @@ from typing import Any
 
 from companion.bitenight import rendezvous
 from companion.bitenight.cards import Card, UnknownCardError, check_pile
-from companion.bitenight.rendezvous import GRAVEYARD, Rendezvous
+from companion.bitenight.rendezvous import Rendezvous
 from companion.bitenight.tiles import Tile, UnknownTileError, sorted_tiles
 from companion.core.events import RuleError
 from companion.errors import CompanionError
-
-PLAYER_COUNTS = (3, 4)
 
 
 class ScenarioError(CompanionError):
@@ -87,19 +85,10 @@ def parse_scenario(raw: Any) -> Scenario:
 
 
 def _players(raw: dict[str, Any]) -> tuple[str, ...]:
-    players = raw.get("players")
-    if not isinstance(players, list) or not all(
-        isinstance(name, str) and name.strip() for name in players
-    ):
-        raise ScenarioError("'players' must be a list of non-empty player names")
-    if len(players) not in PLAYER_COUNTS:
-        raise ScenarioError(f"Bite Night is played by 3 or 4 players, not {len(players)} (B1)")
-    if len(set(players)) != len(players):
-        twice = next(name for name in players if players.count(name) > 1)
-        raise ScenarioError(f"the player name '{twice}' is given twice")
-    if GRAVEYARD in players:
-        raise ScenarioError(f"'{GRAVEYARD}' cannot be a player name, it names the graveyard")
-    return tuple(players)
+    try:
+        return rendezvous.check_players(raw.get("players"))
+    except RuleError as error:
+        raise ScenarioError(str(error)) from None
 
 
 def _collections(raw: dict[str, Any], players: Sequence[str]) -> dict[str, tuple[Tile, ...]]:
