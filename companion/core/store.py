@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from companion.core.events import Event, Game, RuleError, Rules, StaleState
+from companion.core.events import Event, Game, RuleError, Rules
 from companion.errors import CompanionError
 from companion.games import rules_for
 
@@ -190,12 +190,7 @@ class Store:
         with self.transaction() as db:
             stored = self.load(game_id)
             game = stored.game
-            if expected_version is not None and expected_version != game.version:
-                raise StaleState(
-                    f"the game has moved on (state {game.version}, not {expected_version}); "
-                    "look again and retry"
-                )
-            game.push(event)
+            game.push(event, expected_version)  # refuses a stale or illegal event
             db.execute(
                 "INSERT INTO events (game_id, seq, event, at) VALUES (?, ?, ?, ?)",
                 (game_id, game.version - 1, event.encode(), time.time()),
@@ -206,10 +201,7 @@ class Store:
     def version(self, game_id: str) -> int:
         """How many events the game's log holds: a cheap way to see whether it changed."""
         self._game_row(game_id)
-        row = self.connection.execute(
-            "SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)
-        ).fetchone()
-        return int(row[0])
+        return self._event_count(game_id)
 
     def list_games(self, kind: str | None = None) -> list[GameSummary]:
         """Stored games, newest first."""
@@ -305,7 +297,14 @@ class Store:
     def _cached(self, game_id: str, rules: Rules[Any]) -> Game[Any] | None:
         if self._cache_name is None:
             return None
-        return REPLAY_CACHE.get((self._cache_name, game_id), rules, self.version(game_id))
+        # The game's row was read by the caller: only the log's length is needed here.
+        return REPLAY_CACHE.get((self._cache_name, game_id), rules, self._event_count(game_id))
+
+    def _event_count(self, game_id: str) -> int:
+        row = self.connection.execute(
+            "SELECT COUNT(*) FROM events WHERE game_id = ?", (game_id,)
+        ).fetchone()
+        return int(row[0])
 
     def _remember(self, game_id: str, game: Game[Any]) -> None:
         if self._cache_name is not None:
