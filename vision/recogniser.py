@@ -28,9 +28,7 @@ import numpy as np
 from companion.bitenight.tiles import Tile
 from vision.candidates import (
     Candidate,
-    circle_split,
     coverage,
-    disc_split,
     estimate_side,
     explained,
     find_blobs,
@@ -41,6 +39,7 @@ from vision.candidates import (
 from vision.colour import decide_member, estimate_gains, upright
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
+from vision.discs import circle_split, disc_split
 from vision.foreground import downscale, object_mask
 from vision.imageio import MAX_PIXELS, ImageError
 from vision.matching import StructureMatch, align, match_structure

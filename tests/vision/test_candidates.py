@@ -5,8 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.candidates import block_outline, coverage, disc_split, find_blobs, grid_splits
+from vision.candidates import block_outline, coverage, find_blobs, grid_splits
 from vision.config import VisionConfig
+from vision.discs import disc_split
 from vision.foreground import object_mask
 
 
