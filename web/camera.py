@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -35,9 +35,8 @@ bp = Blueprint("camera", __name__, url_prefix="/camera")
 
 #: Most frames per second the loop reads (recognition sets a lower pace).
 MAX_FPS = 10.0
-#: How long the virtual camera (a folder of photos) shows each photo.
-PHOTO_SECONDS = 4.0
-#: Most recognitions per second, however fast the picture changes.
+#: Most recognitions per second of a loop made without the app's configuration
+#: (the app passes ``CAMERA_RECOGNITIONS_PER_SECOND``, see :class:`web.config.Config`).
 RECOGNITIONS_PER_SECOND = 1.0
 #: Width of the grey thumbnail compared between frames, and the mean difference
 #: (grey levels, 0-255) above which a frame counts as changed: webcam noise stays
@@ -277,6 +276,27 @@ def _jpeg_response(data: bytes) -> Response:
     return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
+def setting(
+    config: Mapping[str, Any], name: str, *, above: float | None = None, least: float | None = None
+) -> float:
+    """A number of the configuration (an environment variable arrives as text).
+
+    A value that is not a number, or out of range, stops the server at start with one
+    sentence naming the setting, rather than a camera that silently never looks.
+    """
+    value = config[name]
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        number = math.nan
+    fits = math.isfinite(number) and (above is None or number > above)
+    fits = fits and (least is None or number >= least)
+    if not fits:
+        bound = f"> {above:g}" if above is not None else f">= {least:g}"
+        raise CompanionError(say("refuse.setting", name=name, bound=bound, value=repr(value)))
+    return number
+
+
 def init_app(app: Flask) -> None:
     """Start the camera loop when the configuration names a source.
 
@@ -294,7 +314,7 @@ def init_app(app: Flask) -> None:
     from vision.recogniser import Recogniser
     from vision.tileset import load_tileset
 
-    photo_fps = 1.0 / float(app.config.get("CAMERA_PHOTO_SECONDS", PHOTO_SECONDS))
+    photo_fps = 1.0 / setting(app.config, "CAMERA_PHOTO_SECONDS", above=0.0)
     reopen = partial(open_source, spec if isinstance(spec, int) else str(spec), fps=photo_fps)
     recogniser = Recogniser(load_tileset(app.config["TILESET"]))
     running = CameraLoop(
@@ -302,9 +322,7 @@ def init_app(app: Flask) -> None:
         partial(recogniser.detect, correction=seatzones.table_correction(app)),
         draw_overlay,
         reopen=reopen,
-        recognitions_per_second=float(
-            app.config.get("CAMERA_RECOGNITIONS_PER_SECOND", RECOGNITIONS_PER_SECOND)
-        ),
+        recognitions_per_second=setting(app.config, "CAMERA_RECOGNITIONS_PER_SECOND", least=0.0),
     )
     running.start()
     app.extensions["companion_camera"] = running

@@ -31,6 +31,14 @@ class Config:
     PUBLIC_URL = os.environ.get("COMPANION_PUBLIC_URL") or None
     #: Whether to run the camera loop (the server command turns it on).
     CAMERA = None
+    #: How long the virtual camera (a folder of photos) shows each photo, in seconds.
+    CAMERA_PHOTO_SECONDS = os.environ.get("COMPANION_CAMERA_PHOTO_SECONDS") or 4.0
+    #: Most recognitions a second, however fast the picture changes (0: no limit).
+    #: One costs a few hundred milliseconds of a core: more reads a moving hand
+    #: sooner, fewer leaves more of the machine to the phones' requests.
+    CAMERA_RECOGNITIONS_PER_SECOND = (
+        os.environ.get("COMPANION_CAMERA_RECOGNITIONS_PER_SECOND") or 1.0
+    )
     #: Largest request body: a phone photo; JSON bodies have their own smaller limit.
     MAX_CONTENT_LENGTH = 20 * 1024 * 1024
     MAX_JSON_BYTES = 64 * 1024

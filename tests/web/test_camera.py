@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from flask import Flask
 
+from companion.errors import CompanionError
 from tests.web.conftest import post
 from vision.results import FrameResult
 from vision.sources import PhotoFolder
@@ -202,3 +203,33 @@ def test_before_the_first_frame_the_camera_says_it_is_not_ready(app: Flask, tmp_
     answer = app.test_client().get("/camera/detections", headers={"Accept": "application/json"})
     assert answer.status_code == 503
     assert answer.get_json()["error"] == "the camera has not seen anything yet"
+
+
+def test_the_camera_pace_has_documented_defaults_in_the_config(app: Flask) -> None:
+    assert float(app.config["CAMERA_PHOTO_SECONDS"]) == 4.0
+    assert float(app.config["CAMERA_RECOGNITIONS_PER_SECOND"]) == 1.0
+
+
+def test_the_configured_recognition_pace_reaches_the_loop(app: Flask, photo_folder) -> None:
+    configured = {"CAMERA": photo_folder[0], "CAMERA_RECOGNITIONS_PER_SECOND": "0.25"}
+    with_camera = create_app({**app.config, **configured})
+    running = with_camera.extensions["companion_camera"]
+    running.stop()
+    assert running.recognitions_per_second == 0.25
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("CAMERA_PHOTO_SECONDS", "0"),
+        ("CAMERA_PHOTO_SECONDS", "soon"),
+        ("CAMERA_RECOGNITIONS_PER_SECOND", -1),
+        ("CAMERA_RECOGNITIONS_PER_SECOND", "nan"),
+    ],
+)
+def test_a_camera_pace_that_is_no_number_stops_the_start_in_one_sentence(
+    app: Flask, photo_folder, name: str, value: object
+) -> None:
+    with pytest.raises(CompanionError, match=f"^the setting {name} must be a number") as raised:
+        create_app({**app.config, "CAMERA": photo_folder[0], name: value})
+    assert str(raised.value).count(".") <= 1
