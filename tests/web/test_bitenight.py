@@ -180,12 +180,13 @@ POINT_CARDS = [
 ]
 
 
-def play_a_cycle(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
-    """The host screen plays cycle 1: cards placed, tiles dealt in id order, 15 point cards."""
+def to_rendezvous(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
+    """The host screen plays cycle 1 up to its rendezvous: cards placed, tiles dealt in
+    id order. Answers the view; ``game["version"]`` follows."""
     from companion.bitenight.tiles import TILE_IDS
 
     now = client.get(f"/api/games/{game['id']}").get_json()
-    shown, game = now["view"], {**game, "version": now["version"]}
+    shown, game["version"] = now["view"], now["version"]
     while shown["phase"] != "rendezvous":
         if shown["phase"] == "placing":
             answer = play(client, game, "place-card", player=shown["next_to_place"])
@@ -201,11 +202,55 @@ def play_a_cycle(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
             answer = play(client, game, "end-round")
         assert answer.status_code == 200, answer.get_json()
         shown, game["version"] = answer.get_json()["view"], answer.get_json()["version"]
+    return dict(shown)
+
+
+def play_a_cycle(client: FlaskClient, game: dict[str, Any]) -> dict[str, Any]:
+    """The host screen plays cycle 1: cards placed, tiles dealt in id order, 15 point cards."""
+    game = {**game}
+    to_rendezvous(client, game)
     for card in POINT_CARDS:
         answer = play(client, game, "reveal-card", card=card)
         assert answer.status_code == 200, answer.get_json()
         game["version"] = answer.get_json()["version"]
     return answer.get_json()["view"]
+
+
+def reveal(client: FlaskClient, game: dict[str, Any], card: str) -> dict[str, Any]:
+    answer = play(client, game, "reveal-card", card=card)
+    assert answer.status_code == 200, answer.get_json()
+    game["version"] = answer.get_json()["version"]
+    return dict(answer.get_json()["view"])
+
+
+def test_a_card_whose_only_copy_came_up_is_used_up(client: FlaskClient) -> None:
+    game = {**new_game(client), "version": None}
+    assert to_rendezvous(client, game)["used_up"] == {}
+    assert reveal(client, game, "motif:vampire")["used_up"] == {"motif:vampire": 1}
+
+
+def test_a_card_of_two_copies_is_used_up_only_when_both_came_up(client: FlaskClient) -> None:
+    game = {**new_game(client), "version": None}
+    to_rendezvous(client, game)
+    assert reveal(client, game, "skip-two")["used_up"] == {}
+    reveal(client, game, "color-set")  # put away by skip-two, as is the next
+    reveal(client, game, "motif:monk")
+    assert reveal(client, game, "skip-two")["used_up"] == {
+        "color-set": 1,
+        "motif:monk": 1,
+        "skip-two": 2,
+    }
+
+
+def test_every_card_the_view_calls_used_up_is_refused_by_the_engine(client) -> None:
+    game = {**new_game(client), "version": None}
+    to_rendezvous(client, game)
+    for card in ("skip-two", "pair:vampire", "pair:monk", "skip-two", "color:red"):
+        shown = reveal(client, game, card)
+    for card in shown["used_up"]:
+        answer = play(client, game, "reveal-card", card=card)
+        assert answer.status_code == 422, card
+    assert play(client, game, "reveal-card", card="color:blue").status_code == 200
 
 
 def test_past_games_are_listed_with_their_score_pads(client: FlaskClient) -> None:

@@ -12,6 +12,7 @@ engine's (``players``, ``deck``, ``starting_player``): ``reading`` ("camera" or
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
@@ -59,7 +60,18 @@ def view(stored: StoredGame, seat: str | None) -> dict[str, Any]:
     shown["reading"] = setup.get("reading", "photo")
     shown["tileset"] = setup.get("tileset") or default_tileset()
     shown["camera"] = bool(current_app.config.get("CAMERA") is not None)
+    shown["used_up"] = used_up(stored.game.state)
     return shown
+
+
+def used_up(state: engine.BiteNightState) -> dict[str, int]:
+    """Card id -> copies in the deck, for every card whose copies have all come up in
+    this cycle's rendezvous: revealing it again is refused by the engine (B13), so the
+    card picker greys it out and says why, instead of letting a player tap a refusal."""
+    if state.table is None:
+        return {}
+    shown = Counter(step.card for step in state.table.steps)
+    return {card.id: DECK_COPIES[card] for card, n in shown.items() if n >= DECK_COPIES[card]}
 
 
 def check_setup(setup: Mapping[str, Any]) -> None:

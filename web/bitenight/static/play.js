@@ -437,11 +437,18 @@
     openPicker(t("bitenight.which_card"), (body, close) => {
       const grid = el("div", { class: "card-grid" });
       const shown = catalogue.cards.filter((card) => !card.advanced || view().deck === "advanced");
+      const usedUp = view().used_up ?? {};
       for (const card of shown) {
-        grid.append(el("button", { type: "button", dataset: { card: card.id }, onclick: () => {
-          close();
-          game.post("reveal-card", { card: card.id });
-        } }, cardFace(card.id)));
+        // A card whose every copy came up already stays in its place (players look for
+        // it where it always is), greyed out and saying why it cannot come up again.
+        const copies = usedUp[card.id];
+        const why = copies === undefined ? null
+          : t(copies === 1 ? "bitenight.card_used_up" : "bitenight.card_used_up_all", { n: copies });
+        grid.append(el("button", { type: "button", class: why ? "used-up" : null, disabled: Boolean(why),
+          title: why, dataset: { card: card.id }, onclick: () => {
+            close();
+            game.post("reveal-card", { card: card.id });
+          } }, cardFace(card.id), why ? el("span", { class: "why" }, why) : null));
       }
       body.append(grid);
     });
