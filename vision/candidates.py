@@ -79,6 +79,20 @@ class Blob:
     def short_side(self) -> float:
         return float(min(self.box[1]))
 
+    @property
+    def origin(self) -> tuple[int, int]:
+        """The top-left corner of :attr:`pixels` in work px."""
+        x, y, _, _ = cv2.boundingRect(self.contour)
+        return x, y
+
+    @functools.cached_property
+    def pixels(self) -> np.ndarray:
+        """The blob filled in, over its bounding box (uint8, 1 inside)."""
+        x, y, w, h = cv2.boundingRect(self.contour)
+        shape = np.zeros((h, w), np.uint8)
+        cv2.drawContours(shape, [self.contour - [x, y]], -1, 1, -1)
+        return shape
+
 
 def find_blobs(mask: np.ndarray, min_area: float) -> list[Blob]:
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -140,7 +154,11 @@ def estimate_side(blobs: list[Blob], round_tiles: bool, config: VisionConfig) ->
 
 
 def grid_splits(
-    blob: Blob, side: float | None, config: VisionConfig, max_cells: int = 60
+    blob: Blob,
+    side: float | None,
+    config: VisionConfig,
+    max_cells: int = 60,
+    trusted: bool = False,
 ) -> list[list[np.ndarray]]:
     """Ways to divide a blob into a grid of square cells (quads in work px).
 
@@ -148,22 +166,34 @@ def grid_splits(
     missing from a corner (an L-shape): the two longest runs of the outline in each of
     its two directions give the four edges, and their crossings the block's corners,
     real or not. The grid is laid in that quadrilateral with a homography, so the
-    camera's perspective is kept. How many tiles it spans is offered in several
-    counts unless the tile size is known; coverage drops the cells that are table.
+    camera's perspective is kept.
+
+    How many tiles the block spans follows from ``side`` (a tile's side at the blob,
+    work px). A *trusted* side (measured on tiles this frame already recognised, or
+    from a table calibration) gives one count, or two where the block's width falls
+    between counts; an untrusted guess (lone blobs agreeing in size, which dice do
+    too) or none at all offers every count up to five, and matching decides.
     """
     outline = block_outline(blob)
     edge_a = (np.linalg.norm(outline[1] - outline[0]) + np.linalg.norm(outline[2] - outline[3])) / 2
     edge_b = (np.linalg.norm(outline[3] - outline[0]) + np.linalg.norm(outline[2] - outline[1])) / 2
     short, long_ = min(edge_a, edge_b), max(edge_a, edge_b)
-    # a lone square is one tile, or (if every square in the frame is one) a 2×2 block
-    counts = {1, 2} if is_lone_square(blob, side, config) else {1, 2, 3, 4, 5}
-    if side and len(counts) > 1:  # a size from lone tiles may be wrong (dice agree too)
-        k0 = max(1, round(short / side))
-        counts |= {k for k in (k0 - 1, k0, k0 + 1) if k >= 1}
+    if side and trusted:
+        counts = _counts_near(short / side)
+    else:
+        # a lone square is one tile, or (if every square in the frame is one) a 2×2 block
+        counts = {1, 2} if is_lone_square(blob, side, config) else {1, 2, 3, 4, 5}
+        if side and len(counts) > 1:
+            k0 = max(1, round(short / side))
+            counts |= {k for k in (k0 - 1, k0, k0 + 1) if k >= 1}
     shapes = set()
     for k in counts:
-        ratio = long_ * k / short  # tiles along the long side if they are square
-        for m in {max(k, math.floor(ratio)), max(k, math.ceil(ratio))}:
+        if side and trusted:
+            along = _counts_near(long_ / side)
+        else:
+            ratio = long_ * k / short  # tiles along the long side if they are square
+            along = {math.floor(ratio), math.ceil(ratio)}
+        for m in {max(k, a) for a in along}:
             if k * m <= max_cells and short / k >= 4 and long_ / m >= 0.7 * short / k:
                 shapes.add((k, m))
     splits = []
@@ -178,6 +208,17 @@ def grid_splits(
                 cells.append(cv2.perspectiveTransform(unit.reshape(-1, 1, 2), homography)[:, 0])
         splits.append(cells)
     return splits
+
+
+def _counts_near(tiles: float) -> set[int]:
+    """Whole numbers of tiles a block ``tiles`` wide may really span: the nearest, and
+    its neighbour too when the width falls between the two (shadows widen a block,
+    a missing corner tile narrows its outline)."""
+    nearest = max(1, round(tiles))
+    counts = {nearest}
+    if abs(tiles - nearest) > 0.25:
+        counts.add(max(1, nearest + (1 if tiles > nearest else -1)))
+    return counts
 
 
 def block_outline(blob: Blob) -> np.ndarray:
@@ -269,16 +310,28 @@ def explained(blob: Blob, quads: list[np.ndarray], round_: bool) -> float:
 
     Discs inscribed in a row of square tiles leave the corners out (about a fifth);
     a grid laid over a row of discs covers it all but matches poorly. Together with
-    how well the pieces match, this tells the two apart. Measured on a sample of the
-    blob's pixels, which is plenty for a share.
+    how well the pieces match, this tells the two apart. The pieces are drawn into
+    the blob's own box (ellipses as polygons) and counted against its pixels.
     """
-    points = _blob_samples(blob)
-    if not len(points) or not quads:
+    shape = blob.pixels
+    if not quads or not shape.any():
         return 0.0
-    inside = np.zeros(len(points), bool)
+    x, y = blob.origin
+    drawn = np.zeros_like(shape)
     for quad in quads:
-        inside |= _inside(points, quad, round_)
-    return float(inside.mean())
+        outline = _ellipse_outline(quad) if round_ else quad.astype(np.float64)
+        points = np.rint((outline - [x, y]) * 16).astype(np.int32)
+        cv2.fillConvexPoly(drawn, points, 1, lineType=cv2.LINE_8, shift=4)
+    return float(np.count_nonzero(drawn & shape) / np.count_nonzero(shape))
+
+
+def _ellipse_outline(quad: np.ndarray, points: int = 24) -> np.ndarray:
+    """The ellipse inscribed in an ellipse box (quad), as a polygon."""
+    q = quad.astype(np.float64)
+    centre = q.mean(axis=0)
+    u, v = (q[1] - q[0]) / 2, (q[3] - q[0]) / 2
+    t = np.linspace(0, 2 * np.pi, points, endpoint=False)
+    return centre + np.outer(np.cos(t), u) + np.outer(np.sin(t), v)
 
 
 def coverage(mask: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
@@ -298,27 +351,3 @@ def coverage(mask: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     return ((mask[y, x] > 0) & ~outside).mean(axis=1)
 
 
-def _blob_samples(blob: Blob, step: int = 2) -> np.ndarray:
-    x, y, w, h = cv2.boundingRect(blob.contour)
-    shape = np.zeros((h, w), np.uint8)
-    cv2.drawContours(shape, [blob.contour - [x, y]], -1, 1, -1)
-    ys, xs = np.nonzero(shape[::step, ::step])
-    return np.stack([xs * step + x, ys * step + y], axis=1).astype(np.float64)
-
-
-def _inside(points: np.ndarray, quad: np.ndarray, round_: bool) -> np.ndarray:
-    q = quad.astype(np.float64)
-    if round_:
-        centre = q.mean(axis=0)
-        u, v = (q[1] - q[0]) / 2, (q[3] - q[0]) / 2
-        basis = np.linalg.inv(np.column_stack([u, v]))
-        local = (points - centre) @ basis.T
-        return (local**2).sum(axis=1) <= 1.0
-    x, y = q[:, 0], q[:, 1]
-    sign = 1.0 if (x * np.roll(y, -1) - np.roll(x, -1) * y).sum() >= 0 else -1.0
-    inside = np.ones(len(points), bool)
-    for i in range(4):
-        a, b = q[i], q[(i + 1) % 4]
-        cross = (b[0] - a[0]) * (points[:, 1] - a[1]) - (b[1] - a[1]) * (points[:, 0] - a[0])
-        inside &= cross * sign >= 0
-    return inside

@@ -38,9 +38,8 @@ def match_structure(
     """Best group and turn for each patch (N×P×P×3), by normalised correlation."""
     if len(patches) == 0:
         return []
-    columns = np.flatnonzero(bank.core) if core_only else np.arange(len(bank.group))
-    similarity = structure_vectors(patches, bank.mask) @ bank.vectors[columns].T
-    groups, turns = bank.group[columns], bank.turn[columns]
+    templates, groups, turns = bank.columns(core_only)
+    similarity = structure_vectors(patches, bank.mask) @ templates
     per_group = np.full((len(patches), n_groups), -1.0, np.float32)
     best_turn = np.zeros((len(patches), n_groups))
     rows = np.arange(len(patches))

@@ -73,6 +73,21 @@ class TemplateBank:
     core: np.ndarray  # T bool
     align: dict[tuple[int, float], np.ndarray]
 
+    def columns(self, core_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The templates' vectors (transposed, ready to multiply), groups and turns: the
+        core ones or all. Cut once and kept, since every frame asks for them."""
+        return self._core_columns if core_only else self._all_columns
+
+    @functools.cached_property
+    def _core_columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        chosen = np.flatnonzero(self.core)
+        vectors = np.ascontiguousarray(self.vectors[chosen].T)
+        return vectors, self.group[chosen], self.turn[chosen]
+
+    @functools.cached_property
+    def _all_columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return np.ascontiguousarray(self.vectors.T), self.group, self.turn
+
 
 @dataclass(frozen=True, eq=False)
 class AppearanceModel:

@@ -19,34 +19,46 @@ and calls ``detect`` for every camera frame.
 
 from __future__ import annotations
 
+import functools
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from companion.bitenight.tiles import Tile
 from vision.candidates import (
+    Blob,
     Candidate,
+    block_outline,
     coverage,
     estimate_side,
     explained,
     find_blobs,
     grid_splits,
     is_lone_square,
+    is_single_square,
     quad_side,
 )
 from vision.colour import decide_member, estimate_gains, upright
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
-from vision.discs import circle_split, disc_split
+from vision.discs import circle_split, disc_split, is_single_disc
 from vision.foreground import downscale, object_mask
 from vision.imageio import MAX_PIXELS, ImageError
 from vision.matching import StructureMatch, align, match_structure
 from vision.model import AppearanceModel, build_model
-from vision.rectify import Pyramid, patch_mask
+from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.tileset import TileSet
+
+#: The side of a tile in full-frame pixels expected at a point of the frame.
+SizeModel = Callable[[tuple[float, float]], float]
+#: A blob cut in more ways than this is judged on a sample of each cut's cells first.
+_SPLITS_KEPT = 2
+_SAMPLE_CELLS = 5
 
 
 @dataclass(frozen=True, eq=False)
@@ -76,6 +88,7 @@ class Recogniser:
     """Recognises one tile set's tiles and tokens in frames; build once, call often."""
 
     def __init__(self, tileset: TileSet, config: VisionConfig | None = None) -> None:
+        _single_threaded_blas()
         self.config = config or VisionConfig.load()
         self.model: AppearanceModel = build_model(tileset, self.config)
         self.tileset = tileset
@@ -99,12 +112,19 @@ class Recogniser:
         mask = object_mask(small, self.config)
         lap("foreground")
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
-        candidates = self._candidates(mask, grey, scale, (width, height), correction)
-        lap("candidates")
+        blobs = self._blobs(mask, scale)
         pyramid = Pyramid(image)
-        scored = self._align_promising(pyramid, self._score_structure(pyramid, candidates))
-        lap("structure")
         calibrated = _calibrated_side(correction, self.tileset.tile_size_mm, (width, height))
+        # first the blobs that look like one object each: the tiles among them tell the
+        # size of a tile across the frame, which then says how to cut up the rest
+        singles = self._score_structure(pyramid, self._single_candidates(blobs, scale))
+        sizes = self._size_model(singles, calibrated)
+        settled = {s.candidate.blob for s in singles if self._settled(s, sizes)}
+        rest = self._split_candidates(blobs, settled, mask, grey, scale, sizes, calibrated)
+        lap("candidates")
+        rest = self._prune_splits(pyramid, rest)
+        scored = self._align_promising(pyramid, singles + self._score_structure(pyramid, rest))
+        lap("structure")
         chosen, rejected, side_px = self._choose(scored, calibrated, (width / 2, height / 2))
         lap("choose")
         tiles, tokens, gains = self._colour(chosen)
@@ -122,28 +142,73 @@ class Recogniser:
 
     # -- stage 2: candidates -------------------------------------------------------------
 
-    def _candidates(
+    def _blobs(self, mask: np.ndarray, scale: float) -> list[Blob]:
+        config = self.config
+        token_floor = config.token_size_range[0] if self.tileset.has_tokens else 1.0
+        min_side = config.min_tile_px / scale
+        return find_blobs(mask, min_area=(min_side * min(token_floor, 0.75)) ** 2 * 0.6)
+
+    def _single_candidates(self, blobs: list[Blob], scale: float) -> list[Candidate]:
+        """One piece for each blob shaped like one square or one disc (split 0)."""
+        candidates = []
+        squares = self.tileset.has_tiles and self.tileset.tile_shape == "square"
+        discs = self.tileset.has_tokens or self.tileset.tile_shape == "round"
+        for index, blob in enumerate(blobs):
+            if squares and is_single_square(blob, self.config):
+                candidates.append(_full(block_outline(blob), scale, False, index, 0, 1.0))
+            elif discs and is_single_disc(blob):
+                centre, axes, angle = cv2.fitEllipse(blob.contour)
+                quad = quad_from_ellipse(centre, axes, angle)
+                candidates.append(_full(quad, scale, True, index, 0, 1.0))
+        return candidates
+
+    def _settled(self, s: _Scored, sizes: SizeModel | None) -> bool:
+        """A lone piece that clearly is one tile or token of the right size: no need to
+        look for other ways to cut its blob."""
+        return (
+            s.score >= self.config.size_anchor_score
+            and sizes is not None
+            and self._rejection(s, sizes(s.candidate.center)) is None
+        )
+
+    def _split_candidates(
         self,
+        blobs: list[Blob],
+        settled: set[int],
         mask: np.ndarray,
         grey: np.ndarray,
         scale: float,
-        size: tuple[int, int],
-        correction: CameraCorrection | None,
+        sizes: SizeModel | None,
+        calibrated: float | None,
     ) -> list[Candidate]:
+        """The ways to cut each remaining blob into tiles or tokens.
+
+        With the tile size known at the blob (from this frame's lone tiles or the
+        table calibration) a block of tiles is cut one way, or two; without it, every
+        plausible count is offered and matching picks the split that explains it best.
+        """
         config = self.config
         tileset = self.tileset
+        height, width = mask.shape[:2]
         min_side = config.min_tile_px / scale
         token_floor = config.token_size_range[0] if tileset.has_tokens else 1.0
-        blobs = find_blobs(mask, min_area=(min_side * min(token_floor, 0.75)) ** 2 * 0.6)
         round_tiles = tileset.tile_shape == "round"
-        side = _calibrated_side(correction, tileset.tile_size_mm, size) if correction else None
-        side = side / scale if side else estimate_side(blobs, round_tiles, config)
-        max_side = config.max_tile_frac * min(size) / scale
+        guess = None if sizes else estimate_side(blobs, round_tiles, config)
+        max_side = config.max_tile_frac * min(width, height)
         candidates: list[Candidate] = []
         for index, blob in enumerate(blobs):
-            split = 0
+            if index in settled:
+                continue
+            split = 1
+            if sizes is not None:
+                centre = blob.box[0]
+                side = sizes(((centre[0] + 0.5) * scale - 0.5, (centre[1] + 0.5) * scale - 0.5))
+                side /= scale
+            else:
+                side = guess
+            trusted = sizes is not None
             if tileset.has_tiles and not round_tiles:
-                for cells in grid_splits(blob, side, config):
+                for cells in grid_splits(blob, side, config, trusted=trusted):
                     shares = coverage(mask, cells)
                     quads = [
                         q
@@ -191,6 +256,39 @@ class Recogniser:
             matches = match_structure(patches, bank, len(self.model.groups), core_only=True)
             scored += [_Scored(c, p, m) for c, p, m in zip(subset, patches, matches, strict=True)]
         return scored
+
+    def _prune_splits(self, pyramid: Pyramid, candidates: list[Candidate]) -> list[Candidate]:
+        """Of a blob cut in many ways, keep only the most promising cuts.
+
+        A block of unknown tile size is offered in up to ten grids; matching every cell
+        of every grid costs more than the rest of the frame. A few cells spread over
+        each grid already show whether it lies on tile borders (each cell then holds
+        one face) or across them, so each grid is judged by a sample and only the best
+        two are matched in full.
+        """
+        by_split: dict[tuple[int, int], list[Candidate]] = {}
+        for c in candidates:
+            by_split.setdefault((c.blob, c.split), []).append(c)
+        splits_of: dict[int, list[tuple[int, int]]] = {}
+        for key in by_split:
+            splits_of.setdefault(key[0], []).append(key)
+        crowded = {blob for blob, keys in splits_of.items() if len(keys) > _SPLITS_KEPT}
+        if not crowded:
+            return candidates
+        samples: list[Candidate] = []
+        for blob in crowded:
+            for key in splits_of[blob]:
+                members = by_split[key]
+                picks = np.unique(np.linspace(0, len(members) - 1, _SAMPLE_CELLS).round())
+                samples += [members[int(i)] for i in picks]
+        sampled: dict[tuple[int, int], list[_Scored]] = {}
+        for s in self._score_structure(pyramid, samples):
+            sampled.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
+        keep = set(by_split) - {key for blob in crowded for key in splits_of[blob]}
+        for blob in crowded:
+            ranked = sorted(splits_of[blob], key=lambda k: -_split_value(sampled[k]))
+            keep |= set(ranked[:_SPLITS_KEPT])
+        return [c for c in candidates if (c.blob, c.split) in keep]
 
     def _align_promising(self, pyramid: Pyramid, scored: list[_Scored]) -> list[_Scored]:
         """Align the pieces of each blob's most promising splits (at most two), then judge
@@ -277,7 +375,7 @@ class Recogniser:
             value = _split_value(members)
             if blob not in best or value > best[blob][0]:
                 best[blob] = (value, members)
-        size_at = self._size_model(best, side_px)
+        size_at = self._size_model([s for _, members in best.values() for s in members], side_px)
 
         def verdicts(members: list[_Scored]) -> list[str | None]:
             return [
@@ -336,19 +434,18 @@ class Recogniser:
         side_px = size_at(centre) if size_at else None
         return chosen, rejected, side_px
 
-    def _size_model(self, best: dict, calibrated: float | None):
+    def _size_model(self, pieces: list[_Scored], calibrated: float | None) -> SizeModel | None:
         """The side of a tile expected at each point of the frame, or None if unknown.
 
         A tilted camera makes near tiles larger than far ones, roughly linearly across
-        the frame; with three or more clear tile matches the size is fitted as a plane
+        the frame; with four or more clear tile matches the size is fitted as a plane
         over the image, otherwise taken as their median (or from the calibration).
         """
         if calibrated is not None:
             return lambda point: calibrated
         sure = [
             s.candidate
-            for _, members in best.values()
-            for s in members
+            for s in pieces
             if s.score >= self.config.size_anchor_score
             and not self.model.group_names[s.group].startswith("token")
         ]
@@ -466,6 +563,18 @@ class Recogniser:
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, gains
+
+
+@functools.cache
+def _single_threaded_blas() -> None:
+    """Keep NumPy's matrix products on the calling thread, for the whole process.
+
+    Recognition multiplies small matrices (tens of patches by hundreds of templates).
+    Handing those to a pool of BLAS threads costs more than it saves, and on a busy
+    machine (a server answering phones while a camera streams) the pool's spinning
+    threads make every product ten times slower.
+    """
+    threadpool_limits(limits=1, user_api="blas")
 
 
 def _one_per_place(chosen: list[_Scored]) -> tuple[list[_Scored], list[RejectedCandidate]]:
