@@ -8,12 +8,13 @@ stale or malformed requests before they reach the engine.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from companion.core.events import META_KINDS, REDO, UNDO, Event
+from companion.core.events import META_KINDS, REDO, UNDO, Event, IllegalEvent, InvalidSetup
 from companion.core.store import StoredGame
 from companion.games import rules_for
 from web import security
@@ -67,6 +68,17 @@ def game_json(stored: StoredGame, who: Caller) -> dict[str, Any]:
         "can_redo": game.can_redo,
         "view": pages.view(stored, who.seat),
     }
+
+
+@contextmanager
+def in_words(pages: GamePages) -> Iterator[None]:
+    """An engine's refusal said again in the players' words, where the game can."""
+    try:
+        yield
+    except (IllegalEvent, InvalidSetup) as error:
+        if pages.refusal is None:
+            raise
+        raise type(error)(pages.refusal(str(error))) from None
 
 
 def actor_for(pages: GamePages, who: Caller, kind: str, data: dict[str, Any]) -> str:
@@ -127,7 +139,8 @@ def open_game(pages: GamePages, setup: Mapping[str, Any], title: str) -> tuple[R
         setup = pages.prepare_setup(setup)
     if pages.check_setup is not None:
         pages.check_setup(setup)
-    rules_for(pages.kind).start(setup)  # the engine refuses a bad setup first
+    with in_words(pages):
+        rules_for(pages.kind).start(setup)  # the engine refuses a bad setup first
     check_seat_names(pages.seats(setup))
     store = get_store()
     game_id = store.create_game(pages.kind, setup, title.strip())
@@ -181,8 +194,10 @@ def post_event(game_id: str) -> Response:
     stored = store.load(game_id)
     who = security.caller(game_id)
     data = body.get("data", {})
-    actor = actor_for(game_pages(stored.kind), who, body["kind"], data)
-    stored = store.play(game_id, Event(body["kind"], data, actor), body["version"])
+    pages = game_pages(stored.kind)
+    actor = actor_for(pages, who, body["kind"], data)
+    with in_words(pages):
+        stored = store.play(game_id, Event(body["kind"], data, actor), body["version"])
     changes().announce()
     return jsonify(game_json(stored, who))
 

@@ -61,6 +61,10 @@ class GamePages:
     host screen may take the whole log away now: a game whose log holds what the host
     screen must not see (hidden roles, what lies under the lids) says no until it is
     over. Both default to "as sent" and "always".
+
+    ``refusal(sentence)`` says an engine refusal (an illegal event, a setup it does not
+    accept) again in the players' words, through the texts catalogue: the engines speak
+    English with ids. None passes the engine's sentence through.
     """
 
     kind: str
@@ -76,6 +80,7 @@ class GamePages:
     summary: Callable[[StoredGame], ScoreTable | None] | None = None
     prepare_setup: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
     exportable: Callable[[StoredGame], bool] | None = None
+    refusal: Callable[[str], str] | None = None
 
 
 def load_pages(modules: tuple[str, ...] | list[str]) -> dict[str, GamePages]:

@@ -108,7 +108,7 @@ def test_a_tile_already_elsewhere_is_refused_with_the_engines_reason(client: Fla
     play(client, game, "add-tile", player="Ben", tile="red-monk")
     answer = play(client, game, "add-tile", player="Anna", tile="red-monk")
     assert answer.status_code == 422
-    assert answer.get_json()["error"] == "tile 'red-monk' is already in Ben's collection"
+    assert answer.get_json()["error"] == "the red monk is already in Ben's collection"
 
 
 def test_only_the_host_starts_the_next_cycle(client: FlaskClient, phone) -> None:

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.web.browsers import PHONE, chromium, needs_chromium, shot
+from web.bitenight.sentences import tile_name
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
 #: The pile of the first cycle, first placed first: point cards, a graveyard card that
@@ -361,7 +362,8 @@ def correct_by_hand(ben: Phone, anna: Phone, game_id: str, tiles: list[str]) -> 
     pick(ben, anna_tile)
     ben.page.click("#pick-apply")
     toast = ben.page.wait_for_selector(".toast.error")
-    assert toast.inner_text() == f"Tile '{anna_tile}' is already in Anna's collection"
+    said = f"The {tile_name(anna_tile)} is already in Anna's collection"  # a name, not an id
+    assert toast.inner_text() == said
     ben.shot("08-refused-correction")
     # The missed tile, added by hand.
     ben.page.click(".player[data-player='Ben'] button.add")

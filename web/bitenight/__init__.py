@@ -25,6 +25,7 @@ from companion.core.store import StoredGame
 from companion.errors import CompanionError
 from web import security
 from web.api import game_pages
+from web.bitenight import sentences
 from web.db import get_store
 from web.errors import Refusal, forbidden
 from web.pages import GamePages, ScoreTable
@@ -57,6 +58,7 @@ def view(stored: StoredGame, seat: str | None) -> dict[str, Any]:
     """
     setup = stored.game.setup
     shown = engine.view(stored.game.state)
+    shown["doing"] = sentences.doing(shown["doing"])
     shown["reading"] = setup.get("reading", "photo")
     shown["tileset"] = setup.get("tileset") or default_tileset()
     shown["camera"] = bool(current_app.config.get("CAMERA") is not None)
@@ -214,4 +216,5 @@ PAGES = GamePages(
     seat_field="player",
     check_setup=check_setup,
     summary=summary,
+    refusal=sentences.refusal,
 )
