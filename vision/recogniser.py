@@ -48,6 +48,7 @@ from vision.correction import CameraCorrection
 from vision.discs import circle_split, disc_split, is_single_disc
 from vision.foreground import downscale, object_mask
 from vision.imageio import MAX_PIXELS, ImageError
+from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, match_structure
 from vision.model import AppearanceModel, build_model
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
@@ -59,6 +60,8 @@ SizeModel = Callable[[tuple[float, float]], float]
 #: A blob cut in more ways than this is judged on a sample of each cut's cells first.
 _SPLITS_KEPT = 2
 _SAMPLE_CELLS = 5
+#: The split number given to a block completed along its lattice.
+_LATTICE_SPLIT = 1000
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,6 +127,7 @@ class Recogniser:
         lap("candidates")
         rest = self._prune_splits(pyramid, rest)
         scored = self._align_promising(pyramid, singles + self._score_structure(pyramid, rest))
+        scored += self._complete_blocks(pyramid, scored, blobs, mask, scale)
         lap("structure")
         chosen, rejected, side_px = self._choose(scored, calibrated, (width / 2, height / 2))
         lap("choose")
@@ -327,6 +331,74 @@ class Recogniser:
                 if match.score >= out[i].match.score:
                     out[i] = _Scored(c, patch, match)
         return out
+
+    def _complete_blocks(
+        self,
+        pyramid: Pyramid,
+        scored: list[_Scored],
+        blobs: list[Blob],
+        mask: np.ndarray,
+        scale: float,
+    ) -> list[_Scored]:
+        """One more split for each block of square tiles: the lattice of its clearly
+        recognised tiles, with every other cell the block covers (see
+        :mod:`vision.lattice`). Where the block's outline misled the grid, this split
+        explains the block better than any grid, and :meth:`_choose` keeps it."""
+        if self.model.square is None:
+            return []
+        anchors: dict[int, list[_Scored]] = {}
+        for s in scored:
+            if (
+                not s.candidate.round
+                and s.score >= self.config.size_anchor_score
+                and not self.model.group_names[s.group].startswith("token")
+            ):
+                anchors.setdefault(s.candidate.blob, []).append(s)
+        found: list[tuple[int, list[_Scored], list[Candidate]]] = []
+        for blob, members in anchors.items():
+            members, _ = _one_per_place(members)
+            lattice, taken = fit_lattice([m.candidate.quad for m in members])
+            x, y, w, h = cv2.boundingRect(blobs[blob].contour)
+            box = (
+                (x - 0.5) * scale,
+                (y - 0.5) * scale,
+                (x + w - 0.5) * scale,
+                (y + h - 0.5) * scale,
+            )
+            quads = [lattice.quad(i, j) for i, j in lattice_cells(lattice, box, taken)]
+            shares = coverage(mask, [(q + 0.5) / scale - 0.5 for q in quads])
+            cells = [
+                Candidate(quad=q, round=False, blob=blob, split=_LATTICE_SPLIT)
+                for q, share in zip(quads, shares, strict=True)
+                if share >= self.config.cell_coverage_min
+            ]
+            kept = [
+                m for m in members if tuple(np.rint(lattice.index_of(m.candidate.center))) in taken
+            ]
+            found.append((blob, kept, cells))
+        new = self._score_structure(pyramid, [c for _, _, cells in found for c in cells])
+        new = [self._realigned(pyramid, s) for s in new]
+        out: list[_Scored] = []
+        for blob, kept, _ in found:
+            pieces = kept + [s for s in new if s.candidate.blob == blob]
+            work = [(s.candidate.quad + 0.5) / scale - 0.5 for s in pieces]
+            cover = explained(blobs[blob], work, False)
+            for s in pieces:
+                c = s.candidate
+                moved = Candidate(
+                    quad=c.quad, round=False, blob=blob, split=_LATTICE_SPLIT, cover=cover
+                )
+                out.append(_Scored(moved, s.patch, s.match))
+        return out
+
+    def _realigned(self, pyramid: Pyramid, s: _Scored) -> _Scored:
+        """A piece aligned onto its tile and judged against the full bank."""
+        moved = self._align(pyramid, s)
+        bank = self.model.bank(moved.round)
+        assert bank is not None
+        patch = pyramid.rectify(moved.quad, self.config.patch_px)
+        (match,) = match_structure(patch[None], bank, len(self.model.groups), core_only=False)
+        return _Scored(moved, patch, match) if match.score >= s.score else s
 
     def _align(self, pyramid: Pyramid, s: _Scored) -> Candidate:
         """The candidate's quad moved onto its tile (see :func:`vision.matching.align`).
@@ -575,6 +647,11 @@ def _single_threaded_blas() -> None:
     threads make every product ten times slower.
     """
     threadpool_limits(limits=1, user_api="blas")
+
+
+def _cell_of(lattice: Lattice, c: Candidate) -> tuple[int, int]:
+    i, j = np.rint(lattice.index_of(np.array(c.center)))
+    return int(i), int(j)
 
 
 def _one_per_place(chosen: list[_Scored]) -> tuple[list[_Scored], list[RejectedCandidate]]:

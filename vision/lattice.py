@@ -1,0 +1,103 @@
+"""Completing a block of touching square tiles from the tiles already found in it.
+
+Cutting a block by its outline fails when the outline lies: a shadow along one side,
+a tile missing from a corner, or the mask broken where a dark tile meets a dark
+table. But once a few tiles of the block are recognised clearly, their aligned
+outlines say exactly how the block is laid: a player lays tiles edge to edge in rows,
+so every tile of the block sits on one lattice, and each step along a row or a column
+is one tile plus its gap. This module fits that lattice to the recognised tiles and
+lists the lattice cells the block still covers, to be matched like any other piece.
+
+Coordinates are full-frame pixels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+#: An anchor whose lattice coordinates are further than this from whole numbers
+#: does not lie in the same rows and columns as the best one (a neighbouring block).
+_OFF_LATTICE = 0.3
+#: More cells than this in one block's box means the lattice is not a tile's.
+_MAX_CELLS = 200
+
+
+@dataclass(frozen=True)
+class Lattice:
+    """Cell (i, j) of a block has its centre at ``origin + i·u + j·v``."""
+
+    origin: np.ndarray  # 2
+    u: np.ndarray  # 2: one step along a row (a tile and its gap)
+    v: np.ndarray  # 2: one step along a column
+    corners: np.ndarray  # 4×2: a tile's corners around its centre
+
+    def quad(self, i: int, j: int) -> np.ndarray:
+        centre = self.origin + i * self.u + j * self.v
+        return (centre + self.corners).astype(np.float32)
+
+    def index_of(self, point: np.ndarray) -> np.ndarray:
+        """The (fractional) lattice coordinates of a point."""
+        basis = np.column_stack([self.u, self.v])
+        return np.linalg.solve(basis, np.asarray(point, np.float64) - self.origin)
+
+
+def fit_lattice(quads: list[np.ndarray]) -> tuple[Lattice, list[tuple[int, int]]]:
+    """The lattice through the recognised tiles of one block (best first).
+
+    The best tile gives the directions and a first pitch (its own sides); the others,
+    placed on that lattice, refine the steps by least squares when they span rows and
+    columns (or a row: then only the step along it). Returns the lattice and the
+    cells that the given tiles occupy (those off the lattice are left out).
+    """
+    best = np.asarray(quads[0], np.float64)
+    centre = best.mean(axis=0)
+    u = ((best[1] - best[0]) + (best[2] - best[3])) / 2
+    v = ((best[3] - best[0]) + (best[2] - best[1])) / 2
+    lattice = Lattice(centre, u, v, best - centre)
+    points, cells = [], []
+    for quad in quads:
+        c = np.asarray(quad, np.float64).mean(axis=0)
+        index = lattice.index_of(c)
+        whole = np.rint(index)
+        if np.abs(index - whole).max() <= _OFF_LATTICE and tuple(whole) not in cells:
+            points.append(c)
+            cells.append((int(whole[0]), int(whole[1])))
+    design = np.array([[1.0, i, j] for i, j in cells])
+    spans_rows = len({i for i, _ in cells}) > 1
+    spans_columns = len({j for _, j in cells}) > 1
+    if spans_rows and spans_columns and len(cells) >= 3:
+        (origin, u, v), *_ = np.linalg.lstsq(design, np.array(points), rcond=None)
+    elif spans_rows or spans_columns:
+        axis = 1 if spans_rows else 2
+        (origin, step), *_ = np.linalg.lstsq(design[:, [0, axis]], np.array(points), rcond=None)
+        # the other direction keeps the best tile's side, stretched like this step
+        if spans_rows:
+            u, v = step, v * np.linalg.norm(step) / np.linalg.norm(u)
+        else:
+            u, v = u * np.linalg.norm(step) / np.linalg.norm(v), step
+    else:
+        origin = centre
+    return Lattice(np.asarray(origin), np.asarray(u), np.asarray(v), best - centre), cells
+
+
+def lattice_cells(
+    lattice: Lattice, box: tuple[float, float, float, float], taken: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """Cells whose centre lies within ``box`` (x0, y0, x1, y1) and not yet taken."""
+    x0, y0, x1, y1 = box
+    corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    reach = np.array([lattice.index_of(c) for c in corners])
+    low, high = np.floor(reach.min(axis=0)).astype(int), np.ceil(reach.max(axis=0)).astype(int)
+    if np.prod(high - low + 1) > _MAX_CELLS:
+        return []  # a lattice far finer than the block: not a tile's
+    cells = []
+    for i in range(low[0], high[0] + 1):
+        for j in range(low[1], high[1] + 1):
+            if (i, j) in taken:
+                continue
+            c = lattice.origin + i * lattice.u + j * lattice.v
+            if x0 <= c[0] <= x1 and y0 <= c[1] <= y1:
+                cells.append((i, j))
+    return cells
