@@ -8,6 +8,12 @@ restarted server keeps them), or given at start with ``companion serve --seats F
 in table millimetres). A zone's seat is a seat number ("1" is the first player of a
 game's setup, as on the printed seat markers) or a player's name.
 
+The editor works on one game: it shows each of the game's players with his zone,
+whichever way the zone names him, and saves the zones by player name (the file's other
+form). Saving replaces the zones of that game's players only; zones kept for other
+seats (another evening's players, a seat number beyond this game) stay, and a game
+reads only the zones of its own players.
+
 Only while no zones are known does the server fall back to equal sectors around the
 image centre (:func:`web.camera.sector_of`), and the host screen says so.
 """
@@ -82,12 +88,26 @@ def player_of_zone(seat: str, players: Sequence[str]) -> str | None:
     return None
 
 
+def zones_of(zones: SeatZones | None, players: Sequence[str]) -> SeatZones | None:
+    """Only the zones of these players (by name or seat number); None when they have none.
+
+    Zones kept for other people must not take this game's tiles where they overlap, and
+    a table of new players with no zone of theirs is better read by sectors than as
+    nobody's.
+    """
+    if zones is None:
+        return None
+    mine = tuple(zone for zone in zones.zones if player_of_zone(zone.seat, players) is not None)
+    return SeatZones(zones.units, mine) if mine else None
+
+
 def seat_finder(sight: Sight, players: Sequence[str]) -> Callable[[Point], str | None]:
     """The player whose zone holds a point (image pixels), or None outside every zone.
 
-    Without zones, the sectors around the image centre (every point is someone's).
+    Without zones for these players, the sectors around the image centre (every point
+    is someone's).
     """
-    zones = zones_in_pixels()
+    zones = zones_of(zones_in_pixels(), players)
     if zones is None:
         return sectors(sight, players)
 
@@ -98,11 +118,40 @@ def seat_finder(sight: Sight, players: Sequence[str]) -> Callable[[Point], str |
     return seat_of
 
 
-def seating() -> str | None:
-    """How this server tells the seats apart: "zones", "sectors", or None without camera."""
+def seating(game_id: str | None = None) -> str | None:
+    """How this server tells the seats apart (of a game's players, given its id):
+    "zones", "sectors", or None without camera."""
     if "companion_camera" not in current_app.extensions:
         return None
-    return "zones" if zones_in_pixels() is not None else "sectors"
+    zones = zones_in_pixels()
+    if game_id is not None:
+        zones = zones_of(zones, game_players(game_id))
+    return "zones" if zones is not None else "sectors"
+
+
+def game_players(game_id: str) -> list[str]:
+    """The seats of a game, in table order (seat number 1 first)."""
+    stored = get_store().load(game_id)
+    pages = current_app.extensions["companion_pages"]
+    return list(pages[stored.kind].seats(stored.game.setup))
+
+
+def merged(saved: SeatZones | None, drawn: SeatZones, players: Sequence[str]) -> SeatZones:
+    """The drawn zones of a game's players, then every saved zone of another seat
+    (both in pixels: the saved ones as :func:`zones_in_pixels` gives them).
+
+    A saved zone is replaced when it names one of these players, by name or by seat
+    number, or the very seat of a drawn zone.
+    """
+    if saved is None:
+        return drawn
+    drawn_seats = {zone.seat for zone in drawn.zones}
+    kept = tuple(
+        zone
+        for zone in saved.zones
+        if zone.seat not in drawn_seats and player_of_zone(zone.seat, players) is None
+    )
+    return SeatZones(drawn.units, drawn.zones + kept)
 
 
 # -- the editor ------------------------------------------------------------------------
@@ -113,34 +162,47 @@ def editor() -> str:
     """The host draws each seat's zone by tapping its corners over the camera frame."""
     game_id = request.args.get("game", "")
     stored = get_store().load(game_id)
-    pages = current_app.extensions["companion_pages"]
-    players = list(pages[stored.kind].seats(stored.game.setup))
-    return render_template("camera/zones.html", stored=stored, players=players)
+    return render_template("camera/zones.html", stored=stored, players=game_players(game_id))
 
 
 @bp.get("/zones.json")
 def show() -> Response:
-    """The zones in image pixels (as the editor draws them) and where they come from."""
+    """The zones in image pixels (as the editor draws them) and where they come from.
+
+    With ``?game=ID`` each zone also says which of that game's players it is for
+    (``player``, null for a zone of another seat), and ``seating`` is that game's.
+    """
+    game_id = request.args.get("game")
     zones = zones_in_pixels()
-    return jsonify(
-        {
-            "seating": seating(),
-            "units": "px",
-            "zones": [] if zones is None else json.loads(zones.to_json())["zones"],
-        }
-    )
+    shown = [] if zones is None else json.loads(zones.to_json())["zones"]
+    if game_id is not None:
+        players = game_players(game_id)
+        for zone in shown:
+            zone["player"] = player_of_zone(zone["seat"], players)
+    return jsonify({"seating": seating(game_id), "units": "px", "zones": shown})
 
 
 @bp.post("/zones.json")
 def replace() -> Response:
-    """Replace every zone (``{"zones": []}`` forgets them); only a game's host may."""
-    require_host(request.args.get("game", ""))
+    """Replace the zones of a game's players (``{"zones": []}`` forgets theirs); zones of
+    other seats stay. Only that game's host may."""
+    game_id = request.args.get("game", "")
+    require_host(game_id)
     body = read_json({"zones": Field(list, max_length=64)})  # the shared checks: size, depth
     try:
-        zones = SeatZones.from_json(json.dumps({"units": "px", "zones": body["zones"]}))
+        drawn = SeatZones.from_json(json.dumps({"units": "px", "zones": body["zones"]}))
     except SeatZoneError as error:
         raise Refusal(str(error), 400, "seat_zones") from None
-    save_zones(get_store().connection, zones)
+    save_zones(get_store().connection, merged(zones_in_pixels(), drawn, game_players(game_id)))
+    return show()
+
+
+@bp.delete("/zones.json")
+def forget() -> Response:
+    """Forget every zone, of every seat: the camera goes back to sectors."""
+    require_host(request.args.get("game", ""))
+    read_json({})
+    save_zones(get_store().connection, None)
     return show()
 
 

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from calibration.seats import SeatZoneError
-from tests.web.conftest import post
+from tests.web.conftest import ORIGIN, csrf, post
 from vision.correction import CameraCorrection
 from web import create_app
 from web.camera import CameraLoop, Sight
@@ -131,7 +131,64 @@ def test_bad_zones_are_refused_with_a_sentence_and_change_nothing(host, zones) -
 def test_the_editor_names_each_seat_after_its_player(host) -> None:
     game_id = new_game(host)
     page = host.get(f"/camera/zones?game={game_id}").get_data(as_text=True)
-    assert 'data-seat="1" data-name="Anna"' in page and 'data-seat="2" data-name="Ben"' in page
+    assert 'data-seat="Anna" data-number="1"' in page and 'data-seat="Ben" data-number="2"' in page
+
+
+def zones_of_game(client: FlaskClient, game_id: str) -> dict[str, str | None]:
+    """Each saved zone's seat -> the player of the game it is for (as the editor sees it)."""
+    shown = client.get(f"/camera/zones/zones.json?game={game_id}").get_json()["zones"]
+    return {zone["seat"]: zone["player"] for zone in shown}
+
+
+def square(seat: str, left: int = 0) -> dict[str, object]:
+    return {"seat": seat, "polygon": [[left, 0], [left + 100, 0], [left + 100, 100], [left, 100]]}
+
+
+def test_the_editor_shows_a_zone_by_seat_number_or_by_name_as_its_players(host) -> None:
+    game_id = new_game(host)
+    zones = [square("1", 100), square("Ben"), square("Dan", 50), square("5", 150)]
+    post(host, f"/camera/zones/zones.json?game={game_id}", {"zones": zones})
+    assert zones_of_game(host, game_id) == {"1": "Anna", "Ben": "Ben", "Dan": None, "5": None}
+
+
+def test_saving_replaces_the_games_zones_by_name_and_keeps_other_seats(host) -> None:
+    game_id = new_game(host)
+    zones = [square("1", 100), square("Dan", 50), square("5", 150)]
+    post(host, f"/camera/zones/zones.json?game={game_id}", {"zones": zones})
+    drawn = [square("Anna"), square("Cleo", 100)]  # as the editor saves them
+    post(host, f"/camera/zones/zones.json?game={game_id}", {"zones": drawn})
+    assert zones_of_game(host, game_id) == {"Anna": "Anna", "Cleo": "Cleo", "Dan": None, "5": None}
+    assert camera_seen(host, game_id) == {"Anna": ["blue-coffin"], "Ben": [], "Cleo": ["red-monk"]}
+
+
+def test_a_zone_of_another_seat_never_takes_this_games_tiles(host) -> None:
+    game_id = new_game(host)
+    everywhere = {"seat": "Dan", "polygon": [[0, 0], [200, 0], [200, 100], [0, 100]]}
+    post(host, f"/camera/zones/zones.json?game={game_id}", {"zones": [everywhere]})
+    post(host, f"/camera/zones/zones.json?game={game_id}", {"zones": HALVES})
+    assert camera_seen(host, game_id) == {"Anna": ["red-monk"], "Ben": ["blue-coffin"], "Cleo": []}
+
+
+def test_players_without_a_zone_of_theirs_are_read_by_sectors_and_told_so(host) -> None:
+    game_id = new_game(host)
+    others = [square("Dan"), square("Eve", 100)]
+    post(host, f"/camera/zones/zones.json?game={game_id}", {"zones": others})
+    assert camera_seen(host, game_id) == {"Anna": [], "Ben": ["blue-coffin"], "Cleo": ["red-monk"]}
+    page = host.get(f"/g/{game_id}", follow_redirects=True).get_data(as_text=True)
+    assert 'data-seating="sectors"' in page
+    assert host.get(f"/camera/zones/zones.json?game={game_id}").get_json()["seating"] == "sectors"
+
+
+def forget(client: FlaskClient, game_id: str):  # type: ignore[no-untyped-def]
+    sent = {"X-CSRF-Token": csrf(client), "Origin": ORIGIN}
+    return client.delete(f"/camera/zones/zones.json?game={game_id}", json={}, headers=sent)
+
+
+def test_forgetting_all_zones_forgets_other_seats_too(host, phone) -> None:
+    game_id = new_game(host)
+    post(host, f"/camera/zones/zones.json?game={game_id}", {"zones": [*HALVES, square("Dan")]})
+    assert forget(phone, game_id).status_code == 403
+    assert forget(host, game_id).get_json() == {"seating": "sectors", "units": "px", "zones": []}
 
 
 def start(app: Flask, **config: str) -> Flask:
@@ -147,6 +204,13 @@ def test_zones_given_at_start_are_used(app: Flask, tmp_path: Path) -> None:
         "Ben": ["blue-coffin"],
         "Cleo": [],
     }
+
+
+def test_zones_given_at_start_by_name_are_shown_for_their_players(app, tmp_path: Path) -> None:
+    file = tmp_path / "zones.json"
+    file.write_text(json.dumps({"units": "px", "zones": [square("Cleo"), square("Anna", 100)]}))
+    client = start(app, SEATS=str(file)).test_client()
+    assert zones_of_game(client, new_game(client)) == {"Cleo": "Cleo", "Anna": "Anna"}
 
 
 def test_zones_in_millimetres_follow_the_table_calibration(app: Flask, tmp_path: Path) -> None:

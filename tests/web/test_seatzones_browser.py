@@ -24,9 +24,9 @@ PLAYERS = ["Anna", "Ben", "Cleo"]
 #: Each seat's corners as fractions of the shown frame: Anna along the bottom edge,
 #: Ben on the left, Cleo on the right.
 CORNERS = {
-    "1": [(0.05, 0.62), (0.95, 0.62), (0.95, 0.97), (0.05, 0.97)],
-    "2": [(0.03, 0.05), (0.48, 0.05), (0.48, 0.58), (0.03, 0.58)],
-    "3": [(0.52, 0.05), (0.97, 0.05), (0.97, 0.58), (0.52, 0.58)],
+    "Anna": [(0.05, 0.62), (0.95, 0.62), (0.95, 0.97), (0.05, 0.97)],
+    "Ben": [(0.03, 0.05), (0.48, 0.05), (0.48, 0.58), (0.03, 0.58)],
+    "Cleo": [(0.52, 0.05), (0.97, 0.05), (0.97, 0.58), (0.52, 0.58)],
 }
 
 pytestmark = [pytest.mark.browser, needs_chromium]
@@ -78,11 +78,11 @@ def test_the_host_draws_each_seat_zone_over_the_camera_frame(server: str) -> Non
         page.click("#zone-save")
         page.locator("#seating").filter(has_text="by the seat zones").wait_for()
         page.reload()
-        page.locator(".zone-seat[data-seat='3']").filter(has_text="4 corners").wait_for()
+        page.locator(".zone-seat[data-seat='Cleo']").filter(has_text="4 corners").wait_for()
         shot(page, "22-seat-zones")
         zones = page.evaluate("fetch('/camera/zones/zones.json').then((r) => r.json())")
         frame = page.evaluate("fetch('/camera/detections').then((r) => r.json())")
-    assert [zone["seat"] for zone in zones["zones"]] == ["1", "2", "3"]
+    assert [zone["seat"] for zone in zones["zones"]] == PLAYERS  # saved by name
     for zone in zones["zones"]:
         for (x, y), (fx, fy) in zip(zone["polygon"], CORNERS[zone["seat"]], strict=True):
             assert x == pytest.approx(fx * frame["width"], abs=frame["width"] / 100)

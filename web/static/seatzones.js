@@ -1,6 +1,9 @@
 /* The seat zone editor: the host taps each seat's corners over the camera frame.
    Corners are kept in the frame's own pixels (the size /camera/detections gives), so
-   the zones fit the detections whatever size the picture is shown at. */
+   the zones fit the detections whatever size the picture is shown at. Each player of
+   the game is one button (data-seat: his name); a saved zone is his whether it names
+   him or his seat number, and is saved under his name. Zones of other seats are kept
+   by the server and only mentioned here. */
 "use strict";
 
 (() => {
@@ -44,7 +47,7 @@
       for (const [x, y] of corners) pen.fillRect(x * scale - 4, y * scale - 4, 8, 8);
       const cx = corners.reduce((sum, [x]) => sum + x, 0) / corners.length;
       const cy = corners.reduce((sum, [, y]) => sum + y, 0) / corners.length;
-      pen.fillText(button.dataset.name, cx * scale, cy * scale);
+      pen.fillText(button.dataset.seat, cx * scale, cy * scale);
     });
   }
 
@@ -62,34 +65,41 @@
   document.getElementById("zone-undo").addEventListener("click", () => { zones.get(current)?.pop(); draw(); });
   document.getElementById("zone-clear").addEventListener("click", () => { zones.set(current, []); draw(); });
 
-  async function save(list, message) {
+  const path = `/camera/zones/zones.json?game=${encodeURIComponent(gameId)}`;
+
+  async function save(method, list, message) {
     try {
-      show(await api("POST", `/camera/zones/zones.json?game=${encodeURIComponent(gameId)}`, { zones: list }));
+      show(await api(method, path, method === "POST" ? { zones: list } : {}));
       toast(message);
     } catch (error) { toast(error.message, "error"); }
   }
 
   document.getElementById("zone-save").addEventListener("click", () => {
     const short = buttons.find((button) => zones.get(button.dataset.seat).length in { 1: 1, 2: 1 });
-    if (short) { toast(t("camera.zones_need_three", { name: short.dataset.name }), "error"); return; }
+    if (short) { toast(t("camera.zones_need_three", { name: short.dataset.seat }), "error"); return; }
     const list = [...zones].filter(([, corners]) => corners.length).map(([seat, polygon]) => ({ seat, polygon }));
-    save(list, t(list.length ? "camera.zones_saved" : "camera.zones_cleared"));
+    save("POST", list, t(list.length ? "camera.zones_saved" : "camera.zones_cleared"));
   });
   document.getElementById("zone-forget").addEventListener("click", () => {
     for (const seat of zones.keys()) zones.set(seat, []);
-    save([], t("camera.zones_cleared"));
+    save("DELETE", [], t("camera.zones_cleared"));
   });
 
   function show(answer) {
     document.getElementById("seating").textContent = t(`camera.seating_${answer.seating}`);
-    for (const zone of answer.zones) if (zones.has(zone.seat)) zones.set(zone.seat, zone.polygon);
+    for (const zone of answer.zones) if (zones.has(zone.player)) zones.set(zone.player, zone.polygon);
+    const others = answer.zones.filter((zone) => !zones.has(zone.player))
+      .map((zone) => (/^\d+$/.test(zone.seat) ? t("camera.zones_seat_n", { n: zone.seat }) : zone.seat));
+    const note = document.getElementById("zone-others");
+    note.hidden = !others.length;
+    note.textContent = t("camera.zones_others", { seats: others.join(", ") });
     draw();
   }
 
   async function start() {
     try {
       frame = await api("GET", "/camera/detections");
-      show(await api("GET", "/camera/zones/zones.json"));
+      show(await api("GET", path));
     } catch (error) { toast(error.message, "error"); }
   }
 
