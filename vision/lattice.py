@@ -43,18 +43,30 @@ class Lattice:
         return np.linalg.solve(basis, np.asarray(point, np.float64) - self.origin)
 
 
-def fit_lattice(quads: list[np.ndarray]) -> tuple[Lattice, list[tuple[int, int]]]:
+def fit_lattice(
+    quads: list[np.ndarray], round_: bool = False
+) -> tuple[Lattice, list[tuple[int, int]]] | None:
     """The lattice through the recognised tiles of one block (best first).
 
-    The best tile gives the directions and a first pitch (its own sides); the others,
-    placed on that lattice, refine the steps by least squares when they span rows and
-    columns (or a row: then only the step along it). Returns the lattice and the
-    cells that the given tiles occupy (those off the lattice are left out).
+    The best tile gives the directions and a first pitch: a square tile its own
+    sides; a round tile (an ellipse's box, see :func:`vision.rectify.quad_from_ellipse`)
+    the step to its nearest recognised neighbour, and the step at right angles to it
+    *on the table*, which the ellipse's shape tells under any tilt. The other tiles,
+    placed on that lattice, refine the steps by least squares when they span rows
+    and columns (or a row: then only the step along it). Returns the lattice and the
+    cells the given tiles occupy (those off the lattice are left out), or None for a
+    lone round tile, which says nothing about rows.
     """
     best = np.asarray(quads[0], np.float64)
     centre = best.mean(axis=0)
-    u = ((best[1] - best[0]) + (best[2] - best[3])) / 2
-    v = ((best[3] - best[0]) + (best[2] - best[1])) / 2
+    if round_:
+        steps = _round_steps(best, [np.asarray(q, np.float64).mean(axis=0) for q in quads[1:]])
+        if steps is None:
+            return None
+        u, v = steps
+    else:
+        u = ((best[1] - best[0]) + (best[2] - best[3])) / 2
+        v = ((best[3] - best[0]) + (best[2] - best[1])) / 2
     lattice = Lattice(centre, u, v, best - centre)
     points, cells = [], []
     for quad in quads:
@@ -80,6 +92,24 @@ def fit_lattice(quads: list[np.ndarray]) -> tuple[Lattice, list[tuple[int, int]]
     else:
         origin = centre
     return Lattice(np.asarray(origin), np.asarray(u), np.asarray(v), best - centre), cells
+
+
+def _round_steps(box: np.ndarray, others: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Row and column steps from a disc's ellipse box and its recognised neighbours.
+
+    The box's half-sides map the unit circle on the table to the ellipse in the
+    frame; through that map, the nearest neighbour a diameter or so away gives one
+    step, and the same step turned a quarter on the table gives the other.
+    """
+    centre = box.mean(axis=0)
+    to_frame = np.column_stack([(box[1] - box[0]) / 2, (box[3] - box[0]) / 2])
+    to_table = np.linalg.inv(to_frame)
+    near = [c - centre for c in others if 1.6 <= np.linalg.norm(to_table @ (c - centre)) <= 2.6]
+    if not near:
+        return None
+    u = min(near, key=lambda d: float(np.linalg.norm(to_table @ d)))
+    quarter = np.array([[0.0, -1.0], [1.0, 0.0]])
+    return u, to_frame @ quarter @ to_table @ u
 
 
 def lattice_cells(

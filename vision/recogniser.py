@@ -340,56 +340,47 @@ class Recogniser:
         mask: np.ndarray,
         scale: float,
     ) -> list[_Scored]:
-        """One more split for each block of square tiles: the lattice of its clearly
+        """One more split for each block of tiles: the lattice of its clearly
         recognised tiles, with every other cell the block covers (see
-        :mod:`vision.lattice`). Where the block's outline misled the grid, this split
-        explains the block better than any grid, and :meth:`_choose` keeps it."""
-        if self.model.square is None:
-            return []
+        :mod:`vision.lattice`). Where the block's outline misled the grid or the
+        discs, this split explains the block better, and :meth:`_choose` keeps it."""
         anchors: dict[int, list[_Scored]] = {}
         for s in scored:
-            if (
-                not s.candidate.round
-                and s.score >= self.config.size_anchor_score
-                and not self.model.group_names[s.group].startswith("token")
-            ):
+            if s.score >= self.config.size_anchor_score and not self._is_token(s):
                 anchors.setdefault(s.candidate.blob, []).append(s)
-        found: list[tuple[int, list[_Scored], list[Candidate]]] = []
+        found: list[tuple[int, bool, list[_Scored], list[Candidate]]] = []
         for blob, members in anchors.items():
             members, _ = _one_per_place(members)
-            lattice, taken = fit_lattice([m.candidate.quad for m in members])
+            round_ = members[0].candidate.round
+            fitted = fit_lattice([m.candidate.quad for m in members], round_)
+            if fitted is None:
+                continue
+            lattice, taken = fitted
             x, y, w, h = cv2.boundingRect(blobs[blob].contour)
-            box = (
-                (x - 0.5) * scale,
-                (y - 0.5) * scale,
-                (x + w - 0.5) * scale,
-                (y + h - 0.5) * scale,
-            )
-            quads = [lattice.quad(i, j) for i, j in lattice_cells(lattice, box, taken)]
+            x0, y0, x1, y1 = (np.array([x, y, x + w, y + h], np.float64) + 0.5) * scale - 0.5
+            quads = [lattice.quad(i, j) for i, j in lattice_cells(lattice, (x0, y0, x1, y1), taken)]
             shares = coverage(mask, [(q + 0.5) / scale - 0.5 for q in quads])
             cells = [
-                Candidate(quad=q, round=False, blob=blob, split=_LATTICE_SPLIT)
+                Candidate(quad=q, round=round_, blob=blob, split=_LATTICE_SPLIT)
                 for q, share in zip(quads, shares, strict=True)
                 if share >= self.config.cell_coverage_min
             ]
-            kept = [
-                m for m in members if tuple(np.rint(lattice.index_of(m.candidate.center))) in taken
-            ]
-            found.append((blob, kept, cells))
-        new = self._score_structure(pyramid, [c for _, _, cells in found for c in cells])
+            kept = [m for m in members if _cell_of(lattice, m.candidate) in taken]
+            found.append((blob, round_, kept, cells))
+        new = self._score_structure(pyramid, [c for *_, cells in found for c in cells])
         new = [self._realigned(pyramid, s) for s in new]
         out: list[_Scored] = []
-        for blob, kept, _ in found:
+        for blob, round_, kept, _ in found:
             pieces = kept + [s for s in new if s.candidate.blob == blob]
             work = [(s.candidate.quad + 0.5) / scale - 0.5 for s in pieces]
-            cover = explained(blobs[blob], work, False)
+            cover = explained(blobs[blob], work, round_)
             for s in pieces:
-                c = s.candidate
-                moved = Candidate(
-                    quad=c.quad, round=False, blob=blob, split=_LATTICE_SPLIT, cover=cover
-                )
+                moved = Candidate(s.candidate.quad, round_, blob, _LATTICE_SPLIT, cover)
                 out.append(_Scored(moved, s.patch, s.match))
         return out
+
+    def _is_token(self, s: _Scored) -> bool:
+        return self.model.group_names[s.group].startswith("token")
 
     def _realigned(self, pyramid: Pyramid, s: _Scored) -> _Scored:
         """A piece aligned onto its tile and judged against the full bank."""

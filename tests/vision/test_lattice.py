@@ -60,3 +60,32 @@ def test_cells_lie_within_the_block_and_skip_the_recognised_ones() -> None:
 def test_a_lattice_far_finer_than_the_block_gives_no_cells() -> None:
     lattice, taken = fit_lattice([_tile((100.0, 100.0), side=2.0)])
     assert lattice_cells(lattice, (0.0, 0.0, 640.0, 480.0), taken) == []
+
+
+def _tilted(point: tuple[float, float]) -> np.ndarray:
+    """The table seen 35° from straight down, turned by 30°: an affine view."""
+    a = np.radians(30)
+    turn = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    squash = np.diag([1.0, np.cos(np.radians(35))])
+    return turn @ squash @ np.asarray(point, np.float64) + [320.0, 240.0]
+
+
+def _disc(i: int, j: int, pitch: float = 41.0, radius: float = 20.0) -> np.ndarray:
+    """The ellipse box of a round tile on the tilted table (its box turns with the view)."""
+    centre = np.array([i * pitch, j * pitch])
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * radius + centre
+    return np.array([_tilted(c) for c in corners], np.float32)
+
+
+def test_round_tiles_in_a_row_give_the_columns_at_right_angles_on_the_table() -> None:
+    fitted = fit_lattice([_disc(0, 0), _disc(1, 0), _disc(2, 0)], round_=True)
+    assert fitted is not None
+    lattice, taken = fitted
+    assert sorted(taken) == [(0, 0), (1, 0), (2, 0)]
+    # the next row lies one step across on the table (which side counts as +1 is free)
+    beside = [lattice.quad(1, j).mean(axis=0) for j in (-1, 1)]
+    assert min(np.linalg.norm(b - _tilted((41.0, 41.0))) for b in beside) < 0.5
+
+
+def test_a_lone_round_tile_says_nothing_about_rows() -> None:
+    assert fit_lattice([_disc(0, 0)], round_=True) is None
