@@ -395,8 +395,9 @@ class Recogniser:
         """The candidate's quad moved onto its tile (see :func:`vision.matching.align`).
 
         The best group and, when it is close, the runner-up are both tried, so that a
-        poor first cut does not decide the motif; round pieces also try the turns
-        beside the best one.
+        poor first cut does not decide the motif. A round piece's turn is known to
+        half a template step, close enough to place it (the turns beside it moved
+        nothing in the measurements and tripled the cost).
         """
         bank = self.model.bank(s.candidate.round)
         assert bank is not None
@@ -404,11 +405,6 @@ class Recogniser:
         hypotheses = [(m.group, m.turn)]
         if m.runner >= 0 and m.margin < self.config.align_rivalry:
             hypotheses.append((m.runner, m.runner_turn))
-        if bank.round:
-            step = self.config.round_rotation_step_deg
-            hypotheses = [
-                (g, float((t + d) % 360)) for g, t in hypotheses for d in (-step, 0.0, step)
-            ]
         quad, _ = align(
             pyramid,
             s.candidate.quad,
