@@ -18,7 +18,7 @@ from calibration.drawing import MM_PER_INCH, draw_page
 from calibration.layout import TOKEN_BACK_SLOT, Page
 from companion.bitenight.tiles import Tile
 from vision.synth.camera import CameraEffects, photograph, random_effects
-from vision.synth.scene import TOKEN_SIZE_RATIO, _paste, _shadow_of
+from vision.synth.scene import TOKEN_SIZE_RATIO, paste, shadow_of
 from vision.synth.table import random_table
 from vision.tileset import TileSet
 
@@ -77,8 +77,8 @@ def render_sheet_photo(
         centre = to_scene(slot.center_mm) + rng.uniform(-1, 1, 2) * PLACING_SLACK_MM * scale
         turn = float(rng.uniform(-PLACING_TURN_DEG, PLACING_TURN_DEG))
         size_px = np.array([side_mm, side_mm]) * scale
-        _paste(scene, _shadow_of(sprite), centre + shadow_offset, size_px, turn)
-        _paste(scene, sprite, centre, size_px, turn)
+        paste(scene, shadow_of(sprite), centre + shadow_offset, size_px, turn)
+        paste(scene, sprite, centre, size_px, turn)
 
     corners_mm = np.array([[0, 0], [page.paper_mm[0], 0], [*page.paper_mm], [0, page.paper_mm[1]]])
     photo, homography = photograph(scene, effects, size, rng, content=to_scene(corners_mm))

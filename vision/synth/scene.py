@@ -232,8 +232,8 @@ def _draw(
     for item in items:
         sprite = _sprite(tileset, item, rng)
         size_px = np.array(item.size) * PX_PER_MM
-        _paste(scene, _shadow_of(sprite), to_px(item.center) + shadow_dir, size_px, item.angle)
-        _paste(scene, sprite, to_px(item.center), size_px, item.angle)
+        paste(scene, shadow_of(sprite), to_px(item.center) + shadow_dir, size_px, item.angle)
+        paste(scene, sprite, to_px(item.center), size_px, item.angle)
     content = to_px(
         np.concatenate([_corners(i) for i in items if i.kind in ("tile", "token")] or [corners_mm])
     )
@@ -322,18 +322,29 @@ def _draw_distractor(kind: str, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def _shadow_of(sprite: np.ndarray) -> np.ndarray:
-    """A soft dark copy of the sprite's outline: the shadow a lamp throws beside it."""
+def shadow_of(sprite: np.ndarray) -> np.ndarray:
+    """A soft dark copy of the sprite's outline: the shadow a lamp throws beside it.
+
+    Public because every synthetic scene with pieces on a table (collections here, the
+    calibration sheet in :mod:`calibration.render`) must cast the same shadows: teaching
+    is only tested fairly when the sheet's pieces look like the table's.
+    """
     shadow = np.zeros_like(sprite)
     alpha = cv2.GaussianBlur(sprite[..., 3].astype(np.float32), (0, 0), sprite.shape[0] / 40)
     shadow[..., 3] = (alpha * 0.45).astype(np.uint8)
     return shadow
 
 
-def _paste(
+def paste(
     scene: np.ndarray, sprite: np.ndarray, centre: np.ndarray, size_px: np.ndarray, angle: float
 ) -> None:
-    """Alpha-blend ``sprite`` scaled to ``size_px`` and turned by ``angle`` at ``centre``."""
+    """Alpha-blend ``sprite`` scaled to ``size_px`` and turned by ``angle`` at ``centre``.
+
+    ``scene`` (BGR uint8) is changed in place; ``sprite`` is BGRA, its alpha the piece's
+    outline. Public so that every synthetic scene (collections here, the calibration
+    sheet in :mod:`calibration.render`) lays pieces down the same way, resampling each
+    sprite once.
+    """
     h, w = sprite.shape[:2]
     radius = math.hypot(*size_px) / 2 + 2
     x0, y0 = (centre - radius).astype(int)
@@ -359,3 +370,7 @@ def _paste(
     alpha = warped[..., 3:4].astype(np.float32) / 255
     roi = scene[y0c:y1c, x0c:x1c].astype(np.float32)
     scene[y0c:y1c, x0c:x1c] = (warped[..., :3] * alpha + roi * (1 - alpha)).astype(np.uint8)
+
+
+#: The old private name, still imported by tests/vision/test_recogniser.py.
+_paste = paste
