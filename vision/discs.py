@@ -24,7 +24,15 @@ def is_single_disc(blob: Blob) -> bool:
 
 
 def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> list[np.ndarray]:
-    """Discs in a blob of touching round objects, as ellipse boxes (quads, work px)."""
+    """Discs in a blob of touching round objects, as ellipse boxes (quads, work px).
+
+    Along a row each disc is a peak of the distance to the blob's edge. A cluster
+    (a square of four, a plus) has one deep peak in its middle instead, a disc that
+    the outline does not follow. So the peaks are checked against the outline: an
+    outline point votes for the centre one radius inside it, and the peaks stand only
+    if they collect as much of their rims as the discs whose arcs the outline is made
+    of (see :func:`_best_discs`); otherwise those discs are used.
+    """
     x, y, w, h = cv2.boundingRect(blob.contour)
     pad = 2
     local = np.zeros((h + 2 * pad, w + 2 * pad), np.uint8)
@@ -33,18 +41,22 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
     peaks = _disc_centres(distance, min_radius)
     if not peaks:
         return []
-    ys, xs = np.nonzero(local)
+    peaks = _outline_discs(local, distance, peaks, min_radius, blob.area)
     centres = np.array([p[:2] for p in peaks], np.float32)
     radii = np.array([p[2] for p in peaks], np.float32)
+    # the shape of each share needs some hundreds of its pixels, not all of them
+    step = max(1, int(math.sqrt(blob.area / 4000)))
+    ys, xs = np.nonzero(local[::step, ::step])
+    xs, ys = xs * step, ys * step
     # each pixel belongs to the disc whose rim it is deepest inside
-    depth = radii[None, :] - np.hypot(
-        xs[:, None] - centres[None, :, 0], ys[:, None] - centres[None, :, 1]
-    )
+    dx = xs[:, None].astype(np.float32) - centres[None, :, 0]
+    dy = ys[:, None].astype(np.float32) - centres[None, :, 1]
+    depth = radii[None, :] - np.sqrt(dx * dx + dy * dy)
     owner = np.argmax(depth, axis=1)
     quads = []
     for i in range(len(peaks)):
         px = np.stack([xs[owner == i], ys[owner == i]], axis=1).astype(np.float32)
-        if len(px) < 12:
+        if len(px) < 6 or len(px) * step * step < 12:
             continue
         mean = px.mean(axis=0)
         cov = np.cov((px - mean).T)
@@ -62,68 +74,226 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
     return quads
 
 
+def _outline_discs(
+    local: np.ndarray,
+    distance: np.ndarray,
+    peaks: list[tuple[float, float, float]],
+    min_radius: float,
+    area: float,
+) -> list[tuple[float, float, float]]:
+    """The discs whose arcs the blob's outline is made of, where the distance peaks
+    are not all such discs: each outline point votes for the centre one radius inside
+    it (see :func:`_best_discs`). A disc in a row collects half its rim or more, the
+    deep middle of a cluster (a square of four, a plus) almost none."""
+    deepest = float(distance.max())
+    low = max(min_radius, deepest / 3)  # a cluster's middle is at most 3 radii deep
+    outline = _Rims.of(local, local, _reduction(low), share=1.0, depth=distance)
+    if outline is None:
+        return peaks
+    radius = float(np.median([r for *_, r in peaks]))
+    shares = outline.shares_at(peaks, radius)
+    if min(shares) >= 0.25:
+        return peaks
+    expected = max(1, round(area / (math.pi * radius * radius * 1.2)))
+    own = float(sum(sorted(shares, reverse=True)[:expected]) / expected)
+    arcs = _best_discs(outline, area, low, 1.15 * deepest)
+    if arcs is None or arcs[0] <= own + 0.05 or len(arcs[2]) <= len(peaks):
+        return peaks
+    return [(cx, cy, arcs[1]) for cx, cy, _ in arcs[2]]
+
+
 def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.ndarray]:
     """Discs packed on all sides (rows and columns of round tiles), by their rims.
 
     Where round tiles touch in a block, their shadows weld them into one slab with no
-    distance peaks; but every rim is still an edge. The radius comes from the frame's
-    lone discs, or else from the curvature of the block's own outline (arcs of the
-    outer discs). Returns ellipse boxes (circles) in work px.
+    distance peaks; but every rim is still an edge. Each edge point votes for the two
+    points one radius away along its gradient (a Hough transform at one radius); a
+    disc's centre collects a vote from every point of its rim, whatever the contrast.
+    The radius is the one whose discs carry the most rim for the number of discs the
+    blob's area implies (see :func:`_best_discs`). ``radius`` (the frame's tile size,
+    when known) is tried first; but a frame's lone "discs" may be tokens or dice, so
+    if its rims are not clear every radius the blob's own size allows is tried.
+    Returns ellipse boxes (circles) in work px.
     """
-    if radius is None:
-        # shadows and neighbours widen the outline's arcs: try a smaller radius too
-        arc = _arc_radius(blob.contour)
-        if not arc:
-            return []
-        splits = [circle_split(blob, grey, arc), circle_split(blob, grey, 0.82 * arc)]
-        return max(splits, key=len)
-    if radius < 4:
-        return []
     x, y, w, h = cv2.boundingRect(blob.contour)
-    pad = int(radius * 0.3)
+    pad = 3
     x0, y0 = max(0, x - pad), max(0, y - pad)
-    roi = grey[y0 : y + h + pad, x0 : x + w + pad]
-    roi = cv2.GaussianBlur(roi, (0, 0), 1.2)
-    found = cv2.HoughCircles(
-        roi,
-        cv2.HOUGH_GRADIENT_ALT,
-        dp=1.0,
-        minDist=1.5 * radius,
-        param1=120,
-        param2=0.6,
-        minRadius=int(0.8 * radius),
-        maxRadius=math.ceil(1.25 * radius),
-    )
-    if found is None:
+    x1, y1 = min(grey.shape[1], x + w + pad), min(grey.shape[0], y + h + pad)
+    local = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.drawContours(local, [blob.contour - [x0, y0]], -1, 255, -1)
+    depth = cv2.distanceTransform(local, cv2.DIST_L2, 5)
+    deepest = float(depth.max())
+    # a single disc fills the blob; a block of 5 × 5 is 5 radii deep
+    ranges = [(max(3.5, deepest / 5), 1.15 * deepest)]
+    if radius is not None and ranges[0][0] / 1.3 < radius < 1.3 * ranges[0][1]:
+        ranges.insert(0, (max(3.5, 0.8 * radius), 1.25 * radius))
+    patch = grey[y0:y1, x0:x1]
+    best = None
+    for low, high in ranges:
+        rims = _Rims.of(patch, local, _reduction(low), depth=depth)
+        found = _best_discs(rims, blob.area, low, high) if rims else None
+        if found and (best is None or found[0] > best[0]):
+            best = found
+        if best is not None and best[0] >= _CLEAR_RIMS:
+            break
+    if best is None:
         return []
-    quads = []
-    for cx, cy, r in found[0]:
-        centre = (float(cx + x0), float(cy + y0))
-        if cv2.pointPolygonTest(blob.contour, centre, False) < 0:
-            continue
-        quads.append(quad_from_ellipse(centre, (2 * r, 2 * r), 0.0))
-    return quads
+    r = best[1]
+    return [quad_from_ellipse((cx + x0, cy + y0), (2 * r, 2 * r), 0.0) for cx, cy, _ in best[2]]
 
 
-def _arc_radius(contour: np.ndarray, step: int = 6) -> float | None:
-    """The typical radius of the outline's convex arcs (the outer discs of a block)."""
-    points = contour.reshape(-1, 2).astype(np.float64)
-    if len(points) < 3 * step:
+#: Discs whose rims are this complete on average (counting the missing ones as empty)
+#: are taken without looking at other radii.
+_CLEAR_RIMS = 0.35
+
+
+def _reduction(smallest_radius: float, least: float = 6.0) -> int:
+    """How coarse the grid of disc centres can be so that the smallest disc looked
+    for still spans ``least`` cells of it: large pieces need no pixel-fine search."""
+    return max(1, int(smallest_radius // least))
+
+
+def _best_discs(
+    rims: _Rims, area: float, low: float, high: float
+) -> tuple[float, float, list[tuple[float, float, float]]] | None:
+    """The radius between ``low`` and ``high`` whose discs explain the blob best, as
+    (value, radius, discs); None if none is found.
+
+    A radius too small finds the artwork's curves but not the many discs the blob
+    would then hold; one too large finds no rim at all. Tried in steps of 20 %, then
+    refined by 7 % on either side of the best."""
+    if high <= low:
         return None
-    a, b, c = np.roll(points, step, axis=0), points, np.roll(points, -step, axis=0)
-    ab, bc, ca = (
-        np.linalg.norm(a - b, axis=1),
-        np.linalg.norm(b - c, axis=1),
-        np.linalg.norm(c - a, axis=1),
-    )
-    cross = (b[:, 0] - a[:, 0]) * (c[:, 1] - a[:, 1]) - (b[:, 1] - a[:, 1]) * (c[:, 0] - a[:, 0])
-    area = np.abs(cross) / 2
-    radii = ab * bc * ca / np.maximum(4 * area, 1e-9)
-    orientation = np.sign(np.sum(cross))
-    convex = (np.sign(cross) == orientation) & (area > 0.5) & (radii < 1e4)
-    if convex.sum() < 4:
+    best = None
+    coarse = np.geomspace(low, high, max(2, math.ceil(math.log(high / low) / math.log(1.2)) + 1))
+    for r in coarse:
+        found, value = rims.discs(float(r), area)
+        if found and (best is None or value > best[0]):
+            best = (value, float(r), found)
+    if best is None:
         return None
-    return float(np.median(radii[convex]))
+    for r in (best[1] / 1.07, best[1] * 1.07):
+        found, value = rims.discs(r, area)
+        if found and value > best[0]:
+            best = (value, r, found)
+    return best
+
+
+class _Rims:
+    """The edges of a blob's image, ready to vote for disc centres.
+
+    Edges are found at full resolution (a thin rim survives), but their votes go to a
+    grid ``k`` times coarser, enough for discs of large radius and far cheaper.
+    Coordinates and radii in and out are ROI pixels.
+    """
+
+    def __init__(self, xs, ys, nx, ny, depth: np.ndarray, k: int):
+        self.xs, self.ys, self.nx, self.ny = xs, ys, nx, ny
+        self.k = k
+        self.depth = depth[k // 2 :: k, k // 2 :: k]  # distance to the outline, per cell
+
+    @classmethod
+    def of(
+        cls,
+        image: np.ndarray,
+        local: np.ndarray,
+        k: int = 1,
+        share: float = 0.85,
+        depth: np.ndarray | None = None,
+    ) -> _Rims | None:
+        """Thin edges (gradient maxima across the edge) near the blob, the weakest
+        ``1 - share`` left out: pale rims on a pale table are weak but they are there."""
+        g = cv2.GaussianBlur(image.astype(np.float32), (0, 0), 1.0)
+        gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
+        mag = cv2.magnitude(gx, gy)
+        region = cv2.dilate(local, np.ones((5, 5), np.uint8)) > 0
+        ridge = _across_maxima(gx, gy, mag) & region
+        values = mag[ridge]
+        if values.size < 12:
+            return None
+        if share < 1.0:
+            ridge &= mag >= np.quantile(values, 1 - share)
+        ys, xs = np.nonzero(ridge)
+        m = mag[ys, xs]
+        if depth is None:
+            depth = cv2.distanceTransform(local, cv2.DIST_L2, 5)
+        return cls(xs, ys, gx[ys, xs] / m, gy[ys, xs] / m, depth, k)
+
+    def _cell(self, x: np.ndarray | float, y: np.ndarray | float):
+        """The grid cell of ROI pixel coordinates (rounded)."""
+        half = (self.k - 1) / 2
+        return np.rint((np.asarray(x) - half) / self.k), np.rint((np.asarray(y) - half) / self.k)
+
+    def _pixel(self, cx: float, cy: float) -> tuple[float, float]:
+        half = (self.k - 1) / 2
+        return cx * self.k + half, cy * self.k + half
+
+    def votes(self, radius: float) -> np.ndarray:
+        """Share of a rim of this radius that voted for each cell as its centre."""
+        h, w = self.depth.shape
+        acc = np.zeros(h * w, np.float32)
+        for sign in (1.0, -1.0):
+            cx, cy = self._cell(
+                self.xs + sign * radius * self.nx, self.ys + sign * radius * self.ny
+            )
+            cx, cy = cx.astype(np.int32), cy.astype(np.int32)
+            ok = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+            acc += np.bincount(cy[ok] * w + cx[ok], minlength=h * w).astype(np.float32)
+        # spread by an eighth of the radius: forgives a rim that is an ellipse or a bit off
+        sigma = max(0.7, 0.12 * radius / self.k)
+        size = 2 * math.ceil(2.5 * sigma) + 1
+        acc = cv2.GaussianBlur(acc.reshape(h, w), (size, size), sigma)
+        return acc * (2 * math.pi * sigma * sigma / (2 * math.pi * radius))  # a full rim: ~1
+
+    def discs(self, radius: float, area: float) -> tuple[list[tuple[float, float, float]], float]:
+        """The discs of one radius (centre x, y, rim share), and how well they explain
+        the blob: their mean rim share, counting as empty every disc the blob's area
+        has room for but that was not found."""
+        # a disc whose centre lies this deep in the blob is three quarters inside it
+        acc = np.where(self.depth >= 0.55 * radius, self.votes(radius), 0.0)
+        peaks = (acc >= cv2.dilate(acc, np.ones((3, 3), np.uint8))) & (acc > 0.08)
+        ys, xs = np.nonzero(peaks)
+        if not len(xs):
+            return [], 0.0
+        values = acc[ys, xs]
+        strong = values >= 0.5 * values.max()  # rims far weaker than the best are not discs
+        xs, ys, values = xs[strong], ys[strong], values[strong]
+        expected = max(1, round(area / (math.pi * radius * radius * 1.2)))
+        apart = (1.5 * radius / self.k) ** 2
+        kept: list[tuple[float, float, float]] = []
+        for i in np.argsort(-values):
+            px, py = float(xs[i]), float(ys[i])
+            if any((px - kx) ** 2 + (py - ky) ** 2 < apart for kx, ky, _ in kept):
+                continue
+            kept.append((px, py, float(values[i])))
+            if len(kept) >= 2 * expected:
+                break
+        top = [v for *_, v in kept[:expected]]
+        return [(*self._pixel(px, py), v) for px, py, v in kept], float(sum(top) / expected)
+
+    def shares_at(self, discs: list[tuple[float, float, float]], radius: float) -> list[float]:
+        """The rim share (as in :meth:`discs`) of each of some discs found another way."""
+        acc = self.votes(radius)
+        h, w = acc.shape
+        shares = []
+        for x, y, _ in discs:
+            cx, cy = self._cell(x, y)
+            shares.append(float(acc[int(np.clip(cy, 0, h - 1)), int(np.clip(cx, 0, w - 1))]))
+        return shares
+
+
+def _across_maxima(gx: np.ndarray, gy: np.ndarray, mag: np.ndarray) -> np.ndarray:
+    """Pixels where the gradient is largest across the edge (the thin line of an edge)."""
+    h, w = mag.shape
+    sector = (np.round(np.arctan2(gy, gx) / (np.pi / 4)) % 4).astype(np.int8)
+    padded = np.pad(mag, 1)
+    keep = np.zeros(mag.shape, bool)
+    for k, (dy, dx) in enumerate(((0, 1), (1, 1), (1, 0), (1, -1))):
+        ahead = padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+        behind = padded[1 - dy : 1 - dy + h, 1 - dx : 1 - dx + w]
+        keep |= (sector == k) & (mag >= ahead) & (mag >= behind) & (mag > 0)
+    return keep
 
 
 def _disc_centres(distance: np.ndarray, min_radius: float) -> list[tuple[float, float, float]]:

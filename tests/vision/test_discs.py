@@ -1,0 +1,176 @@
+"""Telling touching round pieces apart (vision/discs.py), on drawn masks and images.
+
+Each scene is drawn at work size (~640 px wide): discs with a rim and some artwork
+inside, on a table with noise; the object mask is the union of the discs, welded
+where they touch (shadows fill the gaps between packed discs).
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.candidates import find_blobs
+from vision.discs import circle_split, disc_split
+
+
+def _scene(
+    centres: list[tuple[float, float]],
+    radius: float,
+    *,
+    squash: float = 1.0,
+    angle: float = 0.0,
+    table: int = 90,
+    face: int = 200,
+    rim: int = 60,
+    weld: bool = True,
+    seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """A grey image and its object mask with discs (ellipses if ``squash`` < 1)."""
+    rng = np.random.default_rng(seed)
+    grey = np.full((360, 640), table, np.float32)
+    mask = np.zeros((360, 640), np.uint8)
+    axes = (round(radius), round(radius * squash))
+    for cx, cy in centres:
+        centre = (round(cx), round(cy))
+        cv2.ellipse(grey, centre, axes, angle, 0, 360, face, -1)
+        cv2.ellipse(grey, centre, axes, angle, 0, 360, rim, max(1, round(radius / 10)))
+        # artwork: a figure of a few strokes, different in every disc
+        for _ in range(3):
+            a, b = rng.uniform(-0.5, 0.5, 2) * radius, rng.uniform(-0.5, 0.5, 2) * radius
+            p = (round(cx + a[0]), round(cy + a[1]))
+            q = (round(cx + b[0]), round(cy + b[1]))
+            cv2.line(grey, p, q, float(rng.uniform(20, 120)), max(1, round(radius / 8)))
+        cv2.ellipse(mask, centre, (axes[0] + 1, axes[1] + 1), angle, 0, 360, 255, -1)
+    if weld:
+        size = max(3, round(radius * 0.6)) | 1
+        mask = cv2.morphologyEx(
+            mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size))
+        )
+    grey += rng.normal(0, 3, grey.shape)
+    return np.clip(grey, 0, 255).astype(np.uint8), mask
+
+
+def _block(rows: int, columns: int, radius: float, origin=(120.0, 80.0), turn: float = 0.0):
+    """Centres of a rows × columns block of touching discs, turned by ``turn`` degrees."""
+    c, s = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+    out = []
+    for r in range(rows):
+        for k in range(columns):
+            u, v = k * 2 * radius, r * 2 * radius
+            out.append((origin[0] + c * u - s * v, origin[1] + s * u + c * v))
+    return out
+
+
+def _the_blob(mask: np.ndarray):
+    blobs = find_blobs(mask, 30)
+    assert len(blobs) == 1
+    return blobs[0]
+
+
+def _matched(quads: list[np.ndarray], centres, tolerance: float) -> int:
+    """How many true centres have a found disc within ``tolerance`` px."""
+    found = [q.mean(axis=0) for q in quads]
+    return sum(any(math.dist(f, c) <= tolerance for f in found) for c in centres)
+
+
+def _radii(quads: list[np.ndarray]) -> list[float]:
+    return [float(np.linalg.norm(q[1] - q[0]) / 2) for q in quads]
+
+
+# -- disc_split: the mask alone ----------------------------------------------------------
+
+
+def test_two_touching_discs_are_two_discs():
+    centres = [(200.0, 150.0), (240.0, 150.0)]
+    _, mask = _scene(centres, 20)
+    quads = disc_split(_the_blob(mask), mask.shape, min_radius=5)
+    assert len(quads) == 2 and _matched(quads, centres, 4) == 2
+
+
+def test_a_square_of_four_discs_is_four_discs_not_one_in_the_middle():
+    centres = _block(2, 2, 16, origin=(200.0, 150.0))
+    _, mask = _scene(centres, 16)
+    quads = disc_split(_the_blob(mask), mask.shape, min_radius=4)
+    assert len(quads) == 4 and _matched(quads, centres, 4) == 4
+
+
+def test_a_plus_of_five_discs_is_five_discs():
+    r = 14
+    centres = [(300.0, 180.0)] + [
+        (300.0 + 2 * r * dx, 180.0 + 2 * r * dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+    ]
+    _, mask = _scene(centres, r)
+    quads = disc_split(_the_blob(mask), mask.shape, min_radius=4)
+    assert len(quads) == 5 and _matched(quads, centres, 4) == 5
+
+
+def test_a_row_of_seven_small_tokens_is_seven_discs_of_their_size():
+    centres = [(150.0 + 14 * i, 100.0 + 3 * i) for i in range(7)]
+    _, mask = _scene(centres, 7, weld=False)
+    quads = disc_split(_the_blob(mask), mask.shape, min_radius=3)
+    assert len(quads) == 7 and _matched(quads, centres, 3) == 7
+    assert all(6 <= r <= 10 for r in _radii(quads))
+
+
+def _card(centre, size, angle: float = 12.0) -> np.ndarray:
+    return cv2.boxPoints((centre, size, angle)).astype(np.int32)
+
+
+def test_a_square_card_is_not_cut_into_discs():
+    mask = np.zeros((360, 640), np.uint8)
+    cv2.fillConvexPoly(mask, _card((250, 150), (100, 100)), 255)
+    quads = disc_split(_the_blob(mask), mask.shape, min_radius=5)
+    assert len(quads) <= 1
+
+
+# -- circle_split: the rims in the grey image --------------------------------------------
+
+
+def test_a_packed_three_by_five_block_gives_fifteen_discs():
+    centres = _block(3, 5, 18, turn=20)
+    grey, mask = _scene(centres, 18)
+    quads = circle_split(_the_blob(mask), grey, None)
+    assert len(quads) == 15 and _matched(quads, centres, 4) == 15
+    assert all(15 <= r <= 21 for r in _radii(quads))
+
+
+def test_a_block_of_small_discs_is_found_without_knowing_their_size():
+    centres = _block(3, 5, 9.5, turn=-30)
+    grey, mask = _scene(centres, 9.5, seed=1)
+    quads = circle_split(_the_blob(mask), grey, None)
+    assert _matched(quads, centres, 3) == 15 and len(quads) == 15
+
+
+def test_pale_rims_on_a_pale_table_are_enough():
+    centres = _block(3, 3, 16, origin=(250.0, 120.0))
+    grey, mask = _scene(centres, 16, table=200, face=215, rim=185, seed=2)
+    quads = circle_split(_the_blob(mask), grey, None)
+    assert len(quads) == 9 and _matched(quads, centres, 4) == 9
+
+
+def test_a_wrong_size_from_the_frame_does_not_hide_the_block():
+    centres = _block(3, 4, 16, origin=(200.0, 100.0))
+    grey, mask = _scene(centres, 16, seed=3)
+    quads = circle_split(_the_blob(mask), grey, 6.0)  # say, the size of a die
+    assert len(quads) == 12 and _matched(quads, centres, 4) == 12
+
+
+def test_tilted_discs_in_a_block_are_found():
+    centres = [(x, 120 + (y - 120) * 0.82) for x, y in _block(3, 4, 16, origin=(200.0, 120.0))]
+    grey, mask = _scene(centres, 16, squash=0.82, seed=4)
+    quads = circle_split(_the_blob(mask), grey, None)
+    assert len(quads) == 12 and _matched(quads, centres, 5) == 12
+
+
+def test_a_printed_card_gives_no_block_of_discs():
+    grey = np.full((360, 640), 90, np.uint8)
+    mask = np.zeros((360, 640), np.uint8)
+    cv2.fillConvexPoly(grey, _card((265, 145), (130, 90)), 220)
+    cv2.polylines(grey, [_card((265, 145), (114, 74))], True, 40, 2)  # a printed frame
+    cv2.putText(grey, "VAMPIRE", (210, 152), cv2.FONT_HERSHEY_SIMPLEX, 0.8, 30, 2)
+    cv2.fillConvexPoly(mask, _card((265, 145), (130, 90)), 255)
+    quads = circle_split(_the_blob(mask), grey, None)
+    assert len(quads) <= 1
