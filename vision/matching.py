@@ -85,27 +85,21 @@ def align(
     size = patch_px + 2 * margin
     centre = quad.mean(axis=0)
     wide = centre + (quad - centre) * size / patch_px
-    cut = pyramid.rectify(wide, size)
+    band = band_pass(pyramid.rectify(wide, size)[None])[0]
     inner = _mask_margin(bank.mask)
     best_fit, best_box = -2.0, None
     for zoom in zooms:
-        side = max(patch_px + 1, round(size / zoom))
-        view = (
-            cut if side == size else cv2.resize(cut, (side, side), interpolation=cv2.INTER_LINEAR)
-        )
-        band = band_pass(view[None])[0]
         for key in hypotheses:
-            template = bank.align.get(key)
-            if template is None:
+            template = _zoomed(bank, key, zoom, inner)
+            if template is None or template.shape[0] > size:
                 continue
-            if inner:
-                template = template[inner:-inner, inner:-inner]
-            response = cv2.matchTemplate(band, np.ascontiguousarray(template), cv2.TM_CCOEFF_NORMED)
+            response = cv2.matchTemplate(band, template, cv2.TM_CCOEFF_NORMED)
             _, fit, _, (x, y) = cv2.minMaxLoc(response)
             if fit > best_fit:
-                factor = size / side
-                x0, y0 = (x - inner) * factor, (y - inner) * factor
-                extent = patch_px * factor
+                # the template's edge lies ``inner`` (zoomed) inside the tile's
+                extent = patch_px * template.shape[0] / (patch_px - 2 * inner)
+                x0 = x - (extent - template.shape[0]) / 2
+                y0 = y - (extent - template.shape[0]) / 2
                 best_fit = fit
                 best_box = np.array(
                     [[x0, y0], [x0 + extent, y0], [x0 + extent, y0 + extent], [x0, y0 + extent]]
@@ -113,6 +107,24 @@ def align(
     if best_box is None:
         return quad, -1.0
     return _unwarp(best_box, wide, size), float(best_fit)
+
+
+def _zoomed(
+    bank: TemplateBank, key: tuple[int, float], zoom: float, inner: int
+) -> np.ndarray | None:
+    """The alignment template of ``key`` (its edge margin cut off) at ``zoom``, made once
+    per bank: resizing the few templates is cheaper than resizing every cut."""
+    cache = bank.zoomed
+    if (key, zoom) not in cache:
+        template = bank.align.get(key)
+        if template is not None:
+            if inner:
+                template = template[inner:-inner, inner:-inner]
+            side = max(8, round(template.shape[0] * zoom))
+            template = cv2.resize(template, (side, side), interpolation=cv2.INTER_AREA)
+            template = np.ascontiguousarray(template, np.float32)
+        cache[(key, zoom)] = template
+    return cache[(key, zoom)]
 
 
 def _mask_margin(mask: np.ndarray) -> int:

@@ -19,7 +19,7 @@ Building takes a fraction of a second; the server keeps one model per tile set.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -72,6 +72,8 @@ class TemplateBank:
     turn: np.ndarray  # T float: degrees the face is turned by (counter-clockwise)
     core: np.ndarray  # T bool
     align: dict[tuple[int, float], np.ndarray]
+    #: alignment templates resized to each zoom, filled on first use (vision.matching)
+    zoomed: dict = field(default_factory=dict, repr=False)
 
     def columns(self, core_only: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The templates' vectors (transposed, ready to multiply), groups and turns: the
