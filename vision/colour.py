@@ -1,4 +1,4 @@
-"""Stage 4: colour under an unknown lamp.
+"""Stage 5: colour and heart under an unknown lamp.
 
 A warm lamp multiplies red up and blue down; a camera's white balance undoes part of it,
 never all. Judged by raw hue, yellow drifts towards orange and blue towards purple.
@@ -7,22 +7,42 @@ candidate has already been matched in grey (structure does not care about the la
 which fixes *which* faces it may be; the frame's channel gains are then the ones under
 which those faces explain the candidates best. A lamp is searched along the colour
 temperatures of real light, then refined per channel (for a green or magenta cast).
+Colour belongs to large areas, so all of this is done on half-size patches.
 
-Each candidate's colour is then the member of its group (the five colours of its
-motif, or the token colours) that fits best, with a per-object brightness and offset
-left free (shading, a gradient, a shadow across one tile).
+Each candidate's member (its colour, and whether it has a heart) is then the face of its
+group that fits best under that light, with a per-object brightness and offset left free
+(shading, a gradient, a shadow across one tile). Two members that come close (a heart
+and its plain twin differ only in a small spot) are compared where they differ: in a
+window round the spot, with brightness and contrast fitted there alone, and each member
+allowed a small shift, so that a piece a pixel or two off its place cannot make the
+wrong twin fit better than the right one. All of what the faces contribute is learnt
+once and kept; a frame costs a few small matrix products.
 """
 
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
 NEUTRAL_KELVIN = 6500.0
-#: Blur (pixels of a 40 px patch) before two close members are compared.
-PAIR_BLUR = 2.0
+#: Blur (pixels of a 40 px patch) of a patch and the faces before two members are compared.
+PAIR_BLUR = 0.7
+#: Shifts (pixels of a 40 px patch, per axis) each of two close members may take: about
+#: how far off its place the structure stage leaves a piece.
+PAIR_SHIFTS = (-1.5, -0.75, 0.0, 0.75, 1.5)
+#: The window round the pixels where two members differ (pixels of a 40 px patch): the
+#: context that fixes the local brightness and contrast, and lets a shift be judged.
+PAIR_CONTEXT = 4
+#: Challengers within ``CLOSE_RATIO × champion + CLOSE_SLACK`` of the champion's overall
+#: misfit are compared with it where the two differ.
+CLOSE_RATIO, CLOSE_SLACK = 2.5, 0.02
+#: Two members whose window covers more than this share of the face differ all over
+#: (in colour): the overall fit judges them.
+LOCAL_SHARE = 0.5
 
 
 def kelvin_gains(kelvin: float) -> np.ndarray:
@@ -70,103 +90,320 @@ def fit_residuals(
     return residual / max(float(xc @ xc), 1e-6)
 
 
-def decide_member(
-    patch: np.ndarray,
-    templates: np.ndarray,
-    gains: np.ndarray,
-    mask: np.ndarray,
-    exclude: frozenset[int] = frozenset(),
-) -> tuple[int, float]:
-    """The member that explains the patch, and how clearly (0..1).
+def half_size(images: np.ndarray) -> np.ndarray:
+    """…×P×P×3 images at half size (2×2 means): enough for colour, a quarter of the work."""
+    size = images.shape[-2] // 2 * 2
+    even, odd = slice(0, size, 2), slice(1, size, 2)
+    top = images[..., even, even, :] + images[..., even, odd, :]
+    return (top + images[..., odd, even, :] + images[..., odd, odd, :]) * 0.25
 
-    The overall fit ranks the members; the close ones are then compared pairwise
-    only where the two differ. A heart is a small spot: over the whole face a
-    misaligned heart tile and its plain twin fit almost equally, but on the spot
-    where they differ the answer is plain. Members in ``exclude`` (faces already seen
-    elsewhere in the frame) are not considered.
+
+def half_mask(mask: np.ndarray) -> np.ndarray:
+    """The half-size pixels wholly inside ``mask``."""
+    size = mask.shape[0] // 2 * 2
+    return mask[:size, :size].reshape(size // 2, 2, size // 2, 2).all(axis=(1, 3))
+
+
+# -- what is learnt once from a group's faces --------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class _Faces:
+    """A group's faces reduced to what the fits need; independent of any frame."""
+
+    pixels: np.ndarray  # M×d×3 float64: the faces at half size, on the half-size mask
+    square: np.ndarray  # M×3 per-channel sums of squares of ``pixels``
+    total: np.ndarray  # M×3 per-channel sums
+    blurred: np.ndarray  # M×P×P×3 float32: full size, blurred by PAIR_BLUR
+
+
+@dataclass(frozen=True, eq=False)
+class _Pair:
+    """Two faces of a group, where they differ, at every allowed shift.
+
+    The fit of ``a * gains * face + b`` over the window is kept as weighted sums per
+    shift and channel (the first face's shifts, then the second's), so a patch's error
+    for every shift of both faces is one matrix product.
     """
-    residuals = fit_residuals(patch, templates, gains, mask)
-    residuals[list(exclude)] = np.inf
-    order = [int(i) for i in np.argsort(residuals) if np.isfinite(residuals[i])]
-    champion = order[0]
-    clarity = 1.0
-    for challenger in order[1:]:
-        if residuals[challenger] > 2.5 * residuals[champion] + 0.02:
-            break
-        champion_error, challenger_error = _pair_errors(
-            patch, templates[champion], templates[challenger], gains, mask
+
+    local: bool  # the two differ in a part of the face only
+    rows: np.ndarray  # K window pixels
+    cols: np.ndarray
+    weight: np.ndarray  # K: how much each pixel says about the pair
+    weight_total: float  # over the three channels
+    faces: np.ndarray  # 2S×3K weighted shifted pixels, channel-major
+    linear: np.ndarray  # 2S×3 weighted sums
+    quadratic: np.ndarray  # 2S×3 weighted sums of squares
+
+
+def _learn_faces(templates: np.ndarray, mask: np.ndarray) -> _Faces:
+    pixels = half_size(templates.astype(np.float64))[:, half_mask(mask)]
+    sigma = PAIR_BLUR * templates.shape[1] / 40
+    blurred = np.stack(
+        [cv2.GaussianBlur(face, (0, 0), sigma) for face in templates.astype(np.float32)]
+    )
+    return _Faces(pixels, (pixels * pixels).sum(axis=1), pixels.sum(axis=1), blurred)
+
+
+def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> _Pair:
+    """Where two (blurred) faces differ, and both faces at every allowed shift there.
+
+    A pixel's weight is the blurred difference itself plus a floor, so the context round
+    a heart (the figure it sits on) still fixes the local brightness and contrast.
+    """
+    size = a.shape[0]
+    scale = size / 40
+    difference = cv2.GaussianBlur(np.abs(a - b).sum(axis=2), (0, 0), scale)
+    difference[~mask] = 0.0
+    peak = max(float(difference.max()), 1e-6)
+    spot = (difference > 0.2 * peak).astype(np.uint8)
+    reach = 2 * round(PAIR_CONTEXT * scale) + 1
+    window = cv2.dilate(spot, np.ones((reach, reach), np.uint8)).astype(bool) & mask
+    rows, cols = np.nonzero(window)
+    weight = difference[rows, cols].astype(np.float64) + 0.1 * peak
+    if len(rows) > LOCAL_SHARE * mask.sum():  # they differ all over: no window to look in
+        nothing = np.zeros((0, 3))
+        return _Pair(False, rows, cols, weight, 1.0, nothing, nothing, nothing)
+    shifted = np.stack(
+        [
+            cv2.warpAffine(
+                face,
+                np.float32([[1, 0, dx * scale], [0, 1, dy * scale]]),
+                (size, size),
+                flags=cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )[rows, cols].T
+            for face in (a, b)
+            for dy in PAIR_SHIFTS
+            for dx in PAIR_SHIFTS
+        ]
+    ).astype(np.float64)  # 2S×3×K
+    weighted = shifted * weight
+    return _Pair(
+        local=True,
+        rows=rows,
+        cols=cols,
+        weight=weight,
+        weight_total=3 * float(weight.sum()),
+        faces=weighted.reshape(len(shifted), -1),
+        linear=weighted.sum(axis=2),
+        quadratic=(weighted * shifted).sum(axis=2),
+    )
+
+
+class _Memory:
+    """Faces and pairs already learnt, found again by the faces' content (a few kept)."""
+
+    def __init__(self, limit: int = 32) -> None:
+        self.faces: OrderedDict[tuple, _Faces] = OrderedDict()
+        self.pairs: OrderedDict[tuple, _Pair] = OrderedDict()
+        self.limit = limit
+
+    @staticmethod
+    def key(templates: np.ndarray, mask: np.ndarray) -> tuple:
+        sample = np.ascontiguousarray(templates[:, ::5, ::5]).tobytes()
+        return templates.shape, hash(sample), hash(np.packbits(mask).tobytes())
+
+    def learn_faces(self, key: tuple, templates: np.ndarray, mask: np.ndarray) -> _Faces:
+        return self._keep(self.faces, key, lambda: _learn_faces(templates, mask), self.limit)
+
+    def learn_pair(self, key: tuple, faces: _Faces, i: int, j: int, mask: np.ndarray) -> _Pair:
+        return self._keep(
+            self.pairs,
+            (key, i, j),
+            lambda: _learn_pair(faces.blurred[i], faces.blurred[j], mask),
+            64 * self.limit,
         )
-        total = champion_error + challenger_error
-        if challenger_error < champion_error:
-            champion = challenger
-        clarity = min(clarity, abs(challenger_error - champion_error) / max(total, 1e-6))
-    return champion, clarity
+
+    @staticmethod
+    def _keep(store: OrderedDict, key: tuple, make, limit: int):
+        found = store.get(key)
+        if found is None:
+            found = store[key] = make()
+            if len(store) > limit:
+                store.popitem(last=False)
+        return found
 
 
-def _pair_errors(
-    patch: np.ndarray, a: np.ndarray, b: np.ndarray, gains: np.ndarray, mask: np.ndarray
-) -> tuple[float, float]:
-    """Each template's fitting error, counted only where the two templates differ.
+_MEMORY = _Memory()
 
-    Everything is blurred first: a sharp little heart a pixel or two off its place
-    would otherwise fit worse than a flat background that is wrong everywhere.
-    """
-    sigma = PAIR_BLUR * patch.shape[0] / 40
-    weight = cv2.GaussianBlur(np.abs(a - b).sum(axis=2), (0, 0), sigma)[mask]
-    weight = weight / max(float(weight.sum()), 1e-6)
-    x = cv2.GaussianBlur(patch, (0, 0), sigma)[mask].astype(np.float32)
-    errors = []
-    for template in (a, b):
-        y = cv2.GaussianBlur(template, (0, 0), sigma)[mask] * gains.astype(np.float32)
-        xc, yc = x - x.mean(), y - y.mean()
-        scale = max(float((xc * yc).sum() / max((yc * yc).sum(), 1e-6)), 0.0)
-        errors.append(float((weight[:, None] * (xc - scale * yc) ** 2).sum()))
-    return errors[0], errors[1]
+
+# -- fits ----------------------------------------------------------------------------------
 
 
 class FitTable:
     """Everything :func:`fit_residuals` needs for many patches at once, for any gains.
 
     With the patch centred, the fit of ``a * gains * template + b`` depends on the
-    gains only through per-channel sums, which are computed once here; trying a lamp
-    then costs a few array operations for the whole frame instead of a pass over
-    every pixel of every candidate.
+    gains only through per-channel sums, which are computed once here (one matrix
+    product per group of faces); trying a lamp then costs a few array operations for
+    the whole frame instead of a pass over every pixel of every candidate.
     """
 
     def __init__(
-        self, patches: list[np.ndarray], member_templates: list[np.ndarray], mask: np.ndarray
+        self,
+        patches: list[np.ndarray],
+        member_templates: list[np.ndarray],
+        mask: np.ndarray,
+        *,
+        faces: list[_Faces] | None = None,
     ) -> None:
-        n, m = len(patches), max(len(t) for t in member_templates)
+        n = len(patches)
+        m = max((len(t) for t in member_templates), default=1)
         self.cross = np.zeros((n, m, 3))  # centred patch · template channel
         self.square = np.ones((n, m, 3))  # template channel · itself
         self.total = np.zeros((n, m, 3))  # sum of template channel
         self.valid = np.zeros((n, m), bool)
-        self.energy = np.zeros(n)  # centred patch · itself
         self.size = float(mask.sum() * 3)
-        self.means = np.zeros((n, m, 3))  # template channel means
+        self.energy = np.ones(n)  # centred patch · itself
         self.seen = np.zeros((n, 3))  # patch channel means
-        for i, (patch, templates) in enumerate(zip(patches, member_templates, strict=True)):
-            x = patch[mask].astype(np.float64)  # D×3
-            xc = x - x.mean()
-            y = templates[:, mask].astype(np.float64)  # M×D×3
-            k = len(templates)
-            self.cross[i, :k] = np.einsum("dc,mdc->mc", xc, y)
-            self.square[i, :k] = np.einsum("mdc,mdc->mc", y, y)
-            self.total[i, :k] = y.sum(axis=1)
-            self.means[i, :k] = y.mean(axis=1)
-            self.valid[i, :k] = True
-            self.energy[i] = float((xc * xc).sum())
-            self.seen[i] = x.mean(axis=0)
+        self.means = np.zeros((n, m, 3))  # template channel means
+        if not n:
+            return
+        x = np.stack(patches)[:, mask].astype(np.float64)  # N×D×3
+        self.seen = x.mean(axis=1)
+        xc = x - x.mean(axis=(1, 2), keepdims=True)
+        self.energy = (xc * xc).sum(axis=(1, 2))
+        if faces is None:
+            faces = [_Faces(t[:, mask].astype(np.float64), 0, 0, 0) for t in member_templates]
+        by_faces: dict[int, list[int]] = {}
+        for i, f in enumerate(faces):
+            by_faces.setdefault(id(f), []).append(i)
+        for pieces in by_faces.values():
+            y = faces[pieces[0]].pixels  # M×D×3
+            k = len(y)
+            # per channel: (pieces × D) @ (D × M)
+            cross = np.matmul(xc[pieces].transpose(2, 0, 1), y.transpose(2, 1, 0))
+            self.cross[pieces, :k] = cross.transpose(1, 2, 0)
+            self.square[pieces, :k] = (y * y).sum(axis=1)
+            self.total[pieces, :k] = y.sum(axis=1)
+            self.valid[pieces, :k] = True
+        self.means = self.total / max(float(mask.sum()), 1.0)  # template channel means
 
     def residuals(self, gains: np.ndarray) -> np.ndarray:
         """N×M unexplained shares of variance (inf where a patch has fewer members)."""
-        covariance = (self.cross * gains).sum(axis=2)
-        variance = (self.square * gains**2).sum(axis=2) - (self.total * gains).sum(
-            axis=2
-        ) ** 2 / self.size
+        return self.residuals_under(np.asarray(gains, np.float64)[None])[..., 0]
+
+    def residuals_under(self, lamps: np.ndarray) -> np.ndarray:
+        """N×M×L residuals under each of L lamps (L×3 gains) at once."""
+        covariance = self.cross @ lamps.T
+        variance = self.square @ (lamps * lamps).T - (self.total @ lamps.T) ** 2 / self.size
         explained = np.where(covariance > 0, covariance**2 / np.maximum(variance, 1e-9), 0.0)
-        out = 1.0 - explained / np.maximum(self.energy, 1e-9)[:, None]
-        return np.where(self.valid, out, np.inf)
+        out = 1.0 - explained / np.maximum(self.energy, 1e-9)[:, None, None]
+        return np.where(self.valid[..., None], out, np.inf)
+
+
+def _fit_lamp(table: FitTable, kelvins: tuple[float, ...], weights: np.ndarray) -> np.ndarray:
+    """The gains under which the pieces fit their best faces: along the black-body
+    temperatures first (all tried at once), then per channel from the faces chosen."""
+    trials = np.array([np.ones(3)] + [kelvin_gains(k) for k in kelvins])
+    fits = table.residuals_under(trials)  # N×M×L
+    costs = weights @ fits.min(axis=1)
+    best = int(np.argmin(costs))
+    gains, best_cost, chosen = trials[best], float(costs[best]), fits[:, :, best].argmin(axis=1)
+    rows = np.arange(len(weights))
+    for _ in range(2):
+        ratios = table.seen / np.maximum(table.means[rows, chosen], 1.0)
+        ratios = ratios / np.maximum(ratios[:, 1:2], 1e-6)
+        refined = np.median(ratios, axis=0)
+        fits = table.residuals(refined)
+        refined_cost = float(weights @ fits.min(axis=1))
+        if refined_cost >= best_cost:
+            break
+        gains, best_cost, chosen = refined, refined_cost, fits.argmin(axis=1)
+    return gains
+
+
+def _pair_errors(patch_blurred: np.ndarray, pair: _Pair, gains: np.ndarray) -> tuple[float, float]:
+    """Each face's share of the window's (weighted) variance left unexplained at its best
+    shift, the patch fitted as ``a * gains * face + b`` there (``a ≥ 0``)."""
+    x = patch_blurred[pair.rows, pair.cols].astype(np.float64)  # K×3
+    total = pair.weight_total
+    sx = float(pair.weight @ x.sum(axis=1))
+    cxx = max(float(pair.weight @ (x * x).sum(axis=1)) - sx * sx / total, 1e-9)
+    sxt = pair.faces @ (x * gains).T.ravel()  # 2S
+    st = pair.linear @ gains
+    ctt = np.maximum(pair.quadratic @ (gains * gains) - st * st / total, 1e-9)
+    cxt = np.maximum(sxt - sx * st / total, 0.0)
+    unexplained = (cxx - cxt * cxt / ctt).reshape(2, -1).min(axis=1) / cxx
+    return float(unexplained[0]), float(unexplained[1])
+
+
+# -- a frame --------------------------------------------------------------------------------
+
+
+class FrameColours:
+    """All pieces of one frame (of one shape) read at once: the lamp, then each member.
+
+    ``patches`` are upright P×P×3 cuts, ``member_templates[k]`` the faces piece ``k``
+    may be (its group, in the group's order). Pieces of one group should share one
+    array: its faces are then reduced once (they are also remembered across frames).
+    Without ``gains`` the frame's lamp is estimated, from ``kelvins`` and the pieces'
+    ``weights``; :attr:`gains` holds it and :meth:`decide` gives a piece's member.
+    """
+
+    def __init__(
+        self,
+        patches: list[np.ndarray],
+        member_templates: list[np.ndarray],
+        mask: np.ndarray,
+        kelvins: tuple[float, ...] = (),
+        weights: np.ndarray | None = None,
+        gains: np.ndarray | None = None,
+    ) -> None:
+        self.mask = mask
+        self.patches = patches
+        keys_by_array: dict[int, tuple] = {}
+        for templates in member_templates:
+            if id(templates) not in keys_by_array:
+                keys_by_array[id(templates)] = _Memory.key(templates, mask)
+        self.keys = [keys_by_array[id(t)] for t in member_templates]
+        self.faces = [
+            _MEMORY.learn_faces(key, templates, mask)
+            for key, templates in zip(self.keys, member_templates, strict=True)
+        ]
+        small = list(half_size(np.stack(patches).astype(np.float32))) if patches else []
+        table = FitTable(small, member_templates, half_mask(mask), faces=self.faces)
+        if gains is None:
+            weights = np.ones(len(patches)) if weights is None else np.asarray(weights, float)
+            gains = _fit_lamp(table, kelvins, weights) if patches else np.ones(3)
+        self.gains = np.asarray(gains, np.float64)
+        self.residuals = table.residuals(self.gains)  # N×M
+        self._blurred: dict[int, np.ndarray] = {}
+
+    def decide(self, index: int, exclude: frozenset[int] = frozenset()) -> tuple[int, float]:
+        """Piece ``index``'s member, and how clearly it won (0..1), never one of ``exclude``.
+
+        The overall fit ranks the members; each close challenger is then compared with
+        the champion only where the two differ (see :func:`_pair_errors`).
+        """
+        residuals = self.residuals[index].copy()
+        residuals[list(exclude)] = np.inf
+        order = [int(i) for i in np.argsort(residuals) if np.isfinite(residuals[i])]
+        champion, clarity = order[0], 1.0
+        for challenger in order[1:]:
+            if residuals[challenger] > CLOSE_RATIO * residuals[champion] + CLOSE_SLACK:
+                break
+            low, high = sorted((champion, challenger))
+            pair = _MEMORY.learn_pair(self.keys[index], self.faces[index], low, high, self.mask)
+            if pair.local:
+                low_error, high_error = _pair_errors(self._blurred_patch(index), pair, self.gains)
+                errors = {low: low_error, high: high_error}
+                champion_error, challenger_error = errors[champion], errors[challenger]
+            else:  # they differ all over: the overall fit has said it
+                champion_error, challenger_error = residuals[champion], residuals[challenger]
+            if challenger_error < champion_error:
+                champion = challenger
+            total = max(champion_error + challenger_error, 1e-9)
+            clarity = min(clarity, abs(challenger_error - champion_error) / total)
+        return champion, clarity
+
+    def _blurred_patch(self, index: int) -> np.ndarray:
+        if index not in self._blurred:
+            sigma = PAIR_BLUR * self.mask.shape[0] / 40
+            patch = self.patches[index].astype(np.float32)
+            self._blurred[index] = cv2.GaussianBlur(patch, (0, 0), sigma)
+        return self._blurred[index]
 
 
 def estimate_gains(
@@ -177,26 +414,19 @@ def estimate_gains(
     weights: np.ndarray | None = None,
 ) -> np.ndarray:
     """The frame's BGR gains: the lamp under which the candidates fit their faces best."""
-    if not patches:
-        return np.ones(3)
-    weights = np.ones(len(patches)) if weights is None else weights
-    table = FitTable(patches, member_templates, mask)
+    return FrameColours(patches, member_templates, mask, kelvins, weights).gains
 
-    def cost(gains: np.ndarray) -> float:
-        return float(np.sum(weights * table.residuals(gains).min(axis=1)))
 
-    trials = [np.ones(3)] + [kelvin_gains(k) for k in kelvins]
-    costs = [cost(g) for g in trials]
-    gains = trials[int(np.argmin(costs))]
-    best_cost = min(costs)
-    rows = np.arange(len(patches))
-    for _ in range(2):  # refine per channel from the chosen faces
-        chosen = table.residuals(gains).argmin(axis=1)
-        ratios = table.seen / np.maximum(table.means[rows, chosen], 1.0)
-        ratios = ratios / np.maximum(ratios[:, 1:2], 1e-6)
-        refined = np.median(ratios, axis=0)
-        refined_cost = cost(refined)
-        if refined_cost >= best_cost:
-            break
-        gains, best_cost = refined, refined_cost
-    return gains
+def decide_member(
+    patch: np.ndarray,
+    templates: np.ndarray,
+    gains: np.ndarray,
+    mask: np.ndarray,
+    exclude: frozenset[int] = frozenset(),
+) -> tuple[int, float]:
+    """The member that explains the patch under ``gains``, and how clearly (0..1).
+
+    One piece at a time; :class:`FrameColours` reads a whole frame for less. Members in
+    ``exclude`` (faces already seen elsewhere in the frame) are not considered.
+    """
+    return FrameColours([patch], [templates], mask, gains=gains).decide(0, exclude)

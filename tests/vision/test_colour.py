@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from companion.bitenight.tiles import COLOURS, Motif, Tile
-from vision.colour import FitTable, decide_member, estimate_gains, fit_residuals, kelvin_gains
+from vision.colour import (
+    FitTable,
+    FrameColours,
+    decide_member,
+    estimate_gains,
+    fit_residuals,
+    kelvin_gains,
+)
 from vision.config import VisionConfig
 from vision.model import build_model
 from vision.rectify import patch_mask
@@ -62,3 +70,58 @@ def test_a_heart_is_told_from_its_plain_twin_even_a_little_off_its_place(square_
     shifted = np.roll(templates[heart], (1, -2), axis=(0, 1))
     member, clarity = decide_member(shifted, templates, np.ones(3), patch_mask(40, False))
     assert member == heart and clarity > 0
+
+
+def _faint_heart_group(round_set: TileSet, motif: Motif, strength: float):
+    """The motif's faces with every heart drawn at ``strength`` of its contrast."""
+    model = build_model(round_set, VisionConfig())
+    indices, templates = _members(model, motif)
+    faint = templates.copy()
+    for k, i in enumerate(indices):
+        tile = model.labels[i].tile
+        if tile.heart:
+            twin = _position(model, indices, Tile(tile.colour, tile.motif, False))
+            faint[k] = templates[twin] + strength * (templates[k] - templates[twin])
+    return faint
+
+
+def _photographed(face: np.ndarray, shift: tuple[float, float], rng) -> np.ndarray:
+    """A face as a piece comes out of a photo: off its place, duller, blurred, noisy."""
+    matrix = np.float32([[1, 0, shift[0]], [0, 1, shift[1]]])
+    moved = cv2.warpAffine(face, matrix, face.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+    dull = cv2.GaussianBlur(moved * 0.7 + 40, (0, 0), 0.8)
+    return np.clip(dull + rng.normal(0, 3, dull.shape), 0, 255).astype(np.float32)
+
+
+def test_a_faint_heart_a_pixel_off_its_place_is_told_from_its_plain_twin(round_set: TileSet):
+    faint = _faint_heart_group(round_set, Motif.GARLIC, strength=0.5)
+    mask = patch_mask(40, True)
+    rng = np.random.default_rng(3)
+    wrong = 0
+    for k in range(len(faint)):
+        for shift in ((1.3, -0.8), (-1.0, 1.2), (0.6, 1.4)):
+            patch = _photographed(faint[k], shift, rng)
+            wrong += decide_member(patch, faint, np.ones(3), mask)[0] != k
+    assert wrong == 0
+
+
+def test_a_frame_read_at_once_agrees_with_piece_by_piece(round_set: TileSet):
+    model = build_model(round_set, VisionConfig())
+    mask = patch_mask(40, True)
+    lamp = kelvin_gains(9000) ** 0.6
+    rng = np.random.default_rng(5)
+    patches, members = [], []
+    for motif in (Motif.VAMPIRE, Motif.MONK, Motif.MAIDEN, Motif.COFFIN, Motif.GARLIC):
+        _, templates = _members(model, motif)
+        for k in rng.choice(len(templates), 3, replace=False):
+            patches.append(_photographed(templates[k] * lamp, (0.7, -0.5), rng))
+            members.append(templates)
+    kelvins = VisionConfig().illuminant_kelvins
+    frame = FrameColours(patches, members, mask, kelvins)
+    gains = estimate_gains(patches, members, mask, kelvins)
+    assert np.allclose(frame.gains, gains)
+    for k, (patch, templates) in enumerate(zip(patches, members, strict=True)):
+        member, clarity = frame.decide(k)
+        alone_member, alone_clarity = decide_member(patch, templates, gains, mask)
+        assert member == alone_member and np.isclose(clarity, alone_clarity)
+        assert frame.decide(k, frozenset({0, 1}))[0] not in (0, 1)
