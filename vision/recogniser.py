@@ -223,7 +223,10 @@ class Recogniser:
                         cover = explained(blob, quads, False)
                         candidates += [_full(q, scale, False, index, split, cover) for q in quads]
                         split += 1
-            if round_tiles or (tileset.has_tokens and not is_lone_square(blob, side, config)):
+            token_row = tileset.has_tokens and not is_lone_square(blob, side, config)
+            if trusted and side and blob.short_side > config.token_size_range[1] * side:
+                token_row = False  # wider than any token: a block of square tiles
+            if round_tiles or token_row:
                 floor = min(token_floor, 0.75) * (side if side else min_side / 0.75) / 2 * 0.8
                 quads = [
                     q
