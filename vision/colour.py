@@ -21,6 +21,7 @@ once and kept; a frame costs a few small matrix products.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -43,6 +44,12 @@ CLOSE_RATIO, CLOSE_SLACK = 2.5, 0.02
 #: Two members whose window covers more than this share of the face differ all over
 #: (in colour): the overall fit judges them.
 LOCAL_SHARE = 0.5
+#: A piece whose best face leaves more than this share of its variance unexplained was
+#: probably cut off its place (shifted, or with table round it): it is searched for.
+POOR_FIT = 0.5
+#: That search: zooms in (the central share of the cut) and shifts (share of its side).
+SEARCH_ZOOMS = (1.0, 0.85, 0.7)
+SEARCH_SHIFTS = (-0.16, -0.08, 0.0, 0.08, 0.16)
 
 
 def kelvin_gains(kelvin: float) -> np.ndarray:
@@ -329,6 +336,49 @@ def _pair_errors(patch_blurred: np.ndarray, pair: _Pair, gains: np.ndarray) -> t
     return float(unexplained[0]), float(unexplained[1])
 
 
+_VARIANTS = [(z, dx, dy) for z in SEARCH_ZOOMS for dy in SEARCH_SHIFTS for dx in SEARCH_SHIFTS]
+
+
+def _recut(patch: np.ndarray, zoom: float, dx: float, dy: float) -> np.ndarray:
+    """The patch's central ``zoom`` share, moved by ``dx, dy`` of its side, at full size."""
+    size = patch.shape[0]
+    centre = (size - 1) / 2
+    matrix = np.float32(
+        [[zoom, 0, centre * (1 - zoom) + dx * size], [0, zoom, centre * (1 - zoom) + dy * size]]
+    )
+    return cv2.warpAffine(
+        patch,
+        matrix,
+        (size, size),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+
+
+@functools.lru_cache(maxsize=4)
+def _recut_maps(size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Where each half-size pixel of every re-cut (``_VARIANTS``) samples a patch."""
+    half = size // 2
+    centre = (size - 1) / 2
+    grid = np.arange(half) * 2 + 0.5  # the centre of each 2×2 block, in patch pixels
+    xs, ys = [], []
+    for zoom, dx, dy in _VARIANTS:
+        x = centre + (grid - centre) * zoom + dx * size
+        y = centre + (grid - centre) * zoom + dy * size
+        xs.append(np.broadcast_to(x[None, :], (half, half)))
+        ys.append(np.broadcast_to(y[:, None], (half, half)))
+    return np.concatenate(xs).astype(np.float32), np.concatenate(ys).astype(np.float32)
+
+
+def _recut_half(patch: np.ndarray) -> np.ndarray:
+    """Every re-cut of ``_VARIANTS`` of a patch at half size (V×P/2×P/2×3), in one pass."""
+    size = patch.shape[0]
+    map_x, map_y = _recut_maps(size)
+    smooth = cv2.GaussianBlur(patch, (0, 0), 0.8)  # stands for the 2×2 mean
+    cuts = cv2.remap(smooth, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cuts.reshape(len(_VARIANTS), size // 2, size // 2, 3)
+
+
 # -- a frame --------------------------------------------------------------------------------
 
 
@@ -370,6 +420,28 @@ class FrameColours:
         self.gains = np.asarray(gains, np.float64)
         self.residuals = table.residuals(self.gains)  # N×M
         self._blurred: dict[int, np.ndarray] = {}
+        self.patches = list(patches)
+        for index in np.flatnonzero(self.residuals.min(axis=1) > POOR_FIT):
+            self._search(int(index), table)
+
+    def _search(self, index: int, table: FitTable) -> None:
+        """Re-cut a poorly fitting piece at the zoom and shift where its faces fit best."""
+        faces = self.faces[index]
+        cuts = _recut_half(self.patches[index].astype(np.float32))  # V×h×h×3
+        x = cuts[:, half_mask(self.mask)].astype(np.float64)  # V×d×3
+        xc = x - x.mean(axis=(1, 2), keepdims=True)
+        energy = np.maximum((xc * xc).sum(axis=(1, 2)), 1e-9)
+        per_channel = np.matmul(xc.transpose(2, 0, 1), faces.pixels.transpose(2, 1, 0))  # 3×V×M
+        cross = np.tensordot(self.gains, per_channel, axes=1)
+        variance = faces.square @ self.gains**2 - (faces.total @ self.gains) ** 2 / table.size
+        explained = np.where(cross > 0, cross**2 / np.maximum(variance, 1e-9), 0.0)
+        fits = 1.0 - explained / energy[:, None]  # V×M
+        if fits.min() >= self.residuals[index].min():
+            return
+        best = int(np.argmin(fits)) // fits.shape[1]
+        k = len(faces.pixels)
+        self.residuals[index, :k] = fits.min(axis=0)
+        self.patches[index] = _recut(self.patches[index].astype(np.float32), *_VARIANTS[best])
 
     def decide(self, index: int, exclude: frozenset[int] = frozenset()) -> tuple[int, float]:
         """Piece ``index``'s member, and how clearly it won (0..1), never one of ``exclude``.

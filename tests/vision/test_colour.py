@@ -125,3 +125,17 @@ def test_a_frame_read_at_once_agrees_with_piece_by_piece(round_set: TileSet):
         alone_member, alone_clarity = decide_member(patch, templates, gains, mask)
         assert member == alone_member and np.isclose(clarity, alone_clarity)
         assert frame.decide(k, frozenset({0, 1}))[0] not in (0, 1)
+
+
+def test_a_token_cut_too_large_and_off_its_place_keeps_its_colour(round_set: TileSet):
+    model = build_model(round_set, VisionConfig())
+    group = model.group_names.index("token")
+    indices = list(model.groups[group])
+    templates = model.colour_templates[indices]
+    table = 45.0  # a dark table shows round the token
+    shrink = np.float32([[0.72, 0, 4], [0, 0.72, 3]])  # the token fills 72 % of the cut
+    for k in range(len(templates)):
+        patch = cv2.warpAffine(
+            templates[k], shrink, (40, 40), borderMode=cv2.BORDER_CONSTANT, borderValue=(table,) * 3
+        )
+        assert decide_member(patch, templates, np.ones(3), patch_mask(40, True))[0] == k
