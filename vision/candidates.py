@@ -305,21 +305,23 @@ def _intersect(
     return p + t * d
 
 
-def explained(blob: Blob, quads: list[np.ndarray], round_: bool) -> float:
+def explained(blob: Blob, quads: list[np.ndarray], round_: bool | list[bool]) -> float:
     """Share of the blob covered by the pieces of one split.
 
     Discs inscribed in a row of square tiles leave the corners out (about a fifth);
     a grid laid over a row of discs covers it all but matches poorly. Together with
     how well the pieces match, this tells the two apart. The pieces are drawn into
-    the blob's own box (ellipses as polygons) and counted against its pixels.
+    the blob's own box (ellipses as polygons) and counted against its pixels;
+    ``round_`` says for all pieces, or for each, whether it is an ellipse's box.
     """
     shape = blob.pixels
     if not quads or not shape.any():
         return 0.0
     x, y = blob.origin
     drawn = np.zeros_like(shape)
-    for quad in quads:
-        outline = _ellipse_outline(quad) if round_ else quad.astype(np.float64)
+    flags = [round_] * len(quads) if isinstance(round_, bool) else round_
+    for quad, disc in zip(quads, flags, strict=True):
+        outline = _ellipse_outline(quad) if disc else quad.astype(np.float64)
         points = np.rint((outline - [x, y]) * 16).astype(np.int32)
         cv2.fillConvexPoly(drawn, points, 1, lineType=cv2.LINE_8, shift=4)
     return float(np.count_nonzero(drawn & shape) / np.count_nonzero(shape))
@@ -349,5 +351,3 @@ def coverage(mask: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     y = np.clip(points[..., 1], 0, mask.shape[0] - 1)
     outside = (points[..., 0] != x) | (points[..., 1] != y)
     return ((mask[y, x] > 0) & ~outside).mean(axis=1)
-
-

@@ -343,16 +343,17 @@ class Recogniser:
         mask: np.ndarray,
         scale: float,
     ) -> list[_Scored]:
-        """One more split for each block of tiles: the lattice of its clearly
-        recognised tiles, with every other cell the block covers (see
+        """One more split for each block of tiles or row of tokens: the lattice of its
+        clearly recognised pieces, with every other cell the blob covers (see
         :mod:`vision.lattice`). Where the block's outline misled the grid or the
-        discs, this split explains the block better, and :meth:`_choose` keeps it."""
-        anchors: dict[int, list[_Scored]] = {}
+        discs, this split explains the blob better, and :meth:`_choose` keeps it."""
+        anchors: dict[tuple[int, bool], list[_Scored]] = {}
         for s in scored:
-            if s.score >= self.config.size_anchor_score and not self._is_token(s):
-                anchors.setdefault(s.candidate.blob, []).append(s)
-        found: list[tuple[int, bool, list[_Scored], list[Candidate]]] = []
-        for blob, members in anchors.items():
+            if s.score >= self.config.size_anchor_score:
+                anchors.setdefault((s.candidate.blob, self._is_token(s)), []).append(s)
+        pieces_of: dict[int, list[_Scored]] = {}
+        cells: list[Candidate] = []
+        for (blob, _), members in anchors.items():
             members, _ = _one_per_place(members)
             round_ = members[0].candidate.round
             fitted = fit_lattice([m.candidate.quad for m in members], round_)
@@ -363,22 +364,23 @@ class Recogniser:
             x0, y0, x1, y1 = (np.array([x, y, x + w, y + h], np.float64) + 0.5) * scale - 0.5
             quads = [lattice.quad(i, j) for i, j in lattice_cells(lattice, (x0, y0, x1, y1), taken)]
             shares = coverage(mask, [(q + 0.5) / scale - 0.5 for q in quads])
-            cells = [
+            cells += [
                 Candidate(quad=q, round=round_, blob=blob, split=_LATTICE_SPLIT)
                 for q, share in zip(quads, shares, strict=True)
                 if share >= self.config.cell_coverage_min
             ]
-            kept = [m for m in members if _cell_of(lattice, m.candidate) in taken]
-            found.append((blob, round_, kept, cells))
-        new = self._score_structure(pyramid, [c for *_, cells in found for c in cells])
-        new = [self._realigned(pyramid, s) for s in new]
+            pieces_of.setdefault(blob, []).extend(
+                m for m in members if _cell_of(lattice, m.candidate) in taken
+            )
+        for s in self._score_structure(pyramid, cells):
+            pieces_of[s.candidate.blob].append(self._realigned(pyramid, s))
         out: list[_Scored] = []
-        for blob, round_, kept, _ in found:
-            pieces = kept + [s for s in new if s.candidate.blob == blob]
+        for blob, pieces in pieces_of.items():
             work = [(s.candidate.quad + 0.5) / scale - 0.5 for s in pieces]
-            cover = explained(blobs[blob], work, round_)
+            cover = explained(blobs[blob], work, [s.candidate.round for s in pieces])
             for s in pieces:
-                moved = Candidate(s.candidate.quad, round_, blob, _LATTICE_SPLIT, cover)
+                c = s.candidate
+                moved = Candidate(c.quad, c.round, blob, _LATTICE_SPLIT, cover)
                 out.append(_Scored(moved, s.patch, s.match))
         return out
 
