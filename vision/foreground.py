@@ -1,10 +1,20 @@
 """Stage 1: which pixels are not table.
 
 The table is unknown (wood, cloth, slate, a gradient of lamp light across it), so it is
-modelled locally: a wide median of the frame, wider than any tile, is the table's own
-colour around each pixel; what differs from it by more than the table's own texture
-does is an object. Holes inside objects (a tile's pale figure) are filled, so each
-blob is the whole outline of one object or of several touching ones.
+modelled from the frame itself:
+
+* A plain table is its *local* colour: a wide median of the frame, then a second,
+  weighted average that leaves out what the median already calls objects, so a block
+  of tiles filling a close-up cannot pass for table. What differs from that colour by
+  more than the table's own texture does is an object.
+* A patterned cloth differs from its own local average everywhere. It is modelled by
+  its palette (clustered from the frame's edges) and by the *spacing* of that palette:
+  on a cloth every colour recurs within a short, regular distance, so a region larger
+  than that spacing with a palette colour missing is an object, even when the object
+  shares the cloth's pale colour (a cream tile on a cream-and-green check).
+
+Holes inside objects (a tile's pale figure) are filled, so each blob is the whole
+outline of one object or of several touching ones.
 """
 
 from __future__ import annotations
@@ -13,6 +23,56 @@ import cv2
 import numpy as np
 
 from vision.config import VisionConfig
+
+#: The frame's edges, this share of its shorter side deep, are taken as table samples:
+#: tiles lie in the middle of a picture.
+BORDER_SHARE = 1 / 12
+#: Working scale of the table's colour model (an eighth of the work size each way).
+TABLE_FACTOR = 8
+#: ...and of the light's model on a patterned cloth, fine enough that its pale cells
+#: are not averaged away.
+LIGHT_FACTOR = 4
+#: ...where the cloth's pale colour is brought to this level, short of white so that
+#: paler things (a cream tile) keep their difference.
+LIGHT_LEVEL = 220
+#: The median is the table's colour where at least the larger share of its window is
+#: table (by the median's own first look); below the smaller share, the average of the
+#: table around is used instead; in between, a blend.
+MEDIAN_TRUST = (0.4, 0.7)
+#: Palette colours closer than this (Lab distance) are one colour of the cloth, split by
+#: noise or blur, not two.
+PALETTE_MERGE = 12.0
+#: A cloth colour recurs within its largest gap on the table (measured on the frame's
+#: edges) times this, plus a pixel and a half of blur; beyond that it is truly missing.
+GAP_SLACK = 1.2
+#: A colour whose gaps are this many times wider than the closest-spaced colour's is no
+#: regular part of the pattern (a blend at cell corners, a lit patch) and is ignored.
+GAP_IRREGULAR = 2.0
+#: A colour missing from at least this share of a region (relative to the colour missing
+#: most) is one the object lacks; the object lies where all of those are missing.
+MISSING_SHARE = 0.5
+#: A cloth whose colours run at least this long (pixels) is measured at half resolution:
+#: its cells stay several pixels wide there, and the spacing costs a quarter as much.
+COARSE_RUN = 7.0
+#: The regions are opened by a disc this share of the closest colour's gap, so the bits
+#: of cloth cells they take along beside an object (narrower than a cell) fall away.
+OPEN_SHARE = 0.5
+#: A region found by the cloth's spacing alone is kept when at least this share of it
+#: also differs from every cloth colour (a figure, a rim): the spacing completes objects
+#: that colour has seen, it does not invent them where the light washes the cloth out...
+PATTERN_SEEN_MIN = 0.02
+#: ...and it is not used where colour already covers this much of the region, since
+#: colour outlines an object more sharply than the cloth's spacing can.
+PATTERN_SEEN_MAX = 0.35
+#: A region found by spacing alone that covers more of the frame than this is the
+#: cloth's own light (a lit or shadowed stretch), not something lying on it.
+PATTERN_MAX_AREA = 0.25
+
+
+#: Label of a pixel near none of the cloth's colours.
+NO_COLOUR = 255
+#: Lightness counts half in colour distances (as squared weights).
+_LAB_WEIGHTS = np.array([[0.25, 1.0, 1.0]], np.float32)
 
 
 def downscale(image_bgr: np.ndarray, width: int) -> tuple[np.ndarray, float]:
@@ -27,27 +87,68 @@ def downscale(image_bgr: np.ndarray, width: int) -> tuple[np.ndarray, float]:
 
 def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
     """A uint8 mask (255 = object) of everything that stands out from the table."""
-    lab = cv2.cvtColor(cv2.GaussianBlur(small_bgr, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    blurred = cv2.GaussianBlur(small_bgr, (3, 3), 0)
+    lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB)
     distance = _distance(lab, table_colour(lab, config))
-    texture = float(np.median(distance))
+    band = border_band(distance.shape)
+    texture = float(np.median(distance[band][::4]))
+    pattern = None
     if texture <= config.pattern_texture:
         threshold = max(config.foreground_min_distance, config.foreground_noise_factor * texture)
-        mask = distance > threshold
+        colour = distance > threshold
     else:
         # A patterned cloth differs from its own local average everywhere; what is one
         # of the table's own colours (seen along the frame's edges) is still table.
-        palette = table_palette(lab)
-        near_palette = np.min([_distance(lab, c) for c in palette], axis=0)
-        mask = (near_palette > config.palette_distance) & (
-            distance > config.foreground_min_distance
-        )
-    mask = mask.astype(np.uint8) * 255
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        _, near = nearest_colour(lab, table_palette(lab, band), config.palette_distance)
+        colour = (near > config.palette_distance) & (distance > config.foreground_min_distance)
+        seen = _solid(colour.astype(np.uint8) * 255)
+        # The cloth's spacing is read with the light evened out, so a shadow across the
+        # cloth does not turn its pale cells into its middle tone.
+        even = cv2.cvtColor(lighting_normalised(blurred, config), cv2.COLOR_BGR2LAB)
+        palette = table_palette(even, band)
+        labels, _ = nearest_colour(even, palette, config.palette_distance)
+        step = 2 if run_length(labels) >= COARSE_RUN else 1
+        grid = (slice(None, None, step), slice(None, None, step))
+        pattern = pattern_objects(labels[grid], len(palette), band[grid], seen[grid])
+        if pattern is not None and step > 1:
+            size = (distance.shape[1], distance.shape[0])
+            pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
+    mask = _solid(colour.astype(np.uint8) * 255)
+    if pattern is not None:
+        mask = cv2.bitwise_or(mask, pattern)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    outlines = outline_mask(lab, config)
+    outlines = outline_mask(lab, config) if pattern is None else None
     if outlines is not None:
         mask = cv2.bitwise_or(mask, outlines)
     return fill_holes(mask)
+
+
+def run_length(labels: np.ndarray) -> float:
+    """The mean length of a run of one cloth colour along the frame's top and bottom edges."""
+    depth = border_depth(labels.shape)
+    rows = np.concatenate([labels[:depth], labels[-depth:]]).astype(np.int16)
+    changes = np.count_nonzero(np.diff(rows, axis=1))
+    return rows.size / (changes + rows.shape[0])
+
+
+def _solid(mask: np.ndarray) -> np.ndarray:
+    """Holes filled, then specks removed: a tile's thin coloured rim becomes its disc."""
+    return cv2.morphologyEx(fill_holes(mask), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def border_depth(shape: tuple[int, ...]) -> int:
+    """How deep (pixels) the strip along the frame's edges taken as table samples is."""
+    return max(2, int(min(shape[:2]) * BORDER_SHARE))
+
+
+def border_band(shape: tuple[int, ...]) -> np.ndarray:
+    """A boolean mask of the frame's edges, where the table is most likely seen."""
+    h, w = shape[:2]
+    depth = border_depth(shape)
+    band = np.zeros((h, w), bool)
+    band[:depth] = band[-depth:] = True
+    band[:, :depth] = band[:, -depth:] = True
+    return band
 
 
 def outline_mask(lab: np.ndarray, config: VisionConfig) -> np.ndarray | None:
@@ -58,64 +159,241 @@ def outline_mask(lab: np.ndarray, config: VisionConfig) -> np.ndarray | None:
     typical gradient are closed into solid blobs. On a table that is itself all sharp
     edges (a checked cloth) this cue would cover everything, so it is then left out.
     """
-    gradient = np.zeros(lab.shape[:2], np.float32)
-    for channel in cv2.split(lab.astype(np.float32)):
-        gx = cv2.Sobel(channel, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(channel, cv2.CV_32F, 0, 1, ksize=3)
-        gradient += gx * gx + gy * gy
-    gradient = np.sqrt(gradient)
-    threshold = max(config.edge_min_strength, config.edge_noise_factor * float(np.median(gradient)))
-    edges = (gradient > threshold).astype(np.uint8) * 255
-    if np.count_nonzero(edges) > config.edge_max_share * edges.size:
+    # in place throughout: fresh frame-sized buffers cost more than the arithmetic
+    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+    cv2.multiply(gx, gx, dst=gx)
+    cv2.multiply(gy, gy, dst=gy)
+    cv2.add(gx, gy, dst=gx)
+    squared = cv2.transform(gx, np.ones((1, 3), np.float32))
+    typical = float(np.sqrt(np.median(squared[::4, ::4])))
+    threshold = max(config.edge_min_strength, config.edge_noise_factor * typical)
+    edges = cv2.compare(squared, threshold * threshold, cv2.CMP_GT)
+    if cv2.countNonZero(edges) > config.edge_max_share * edges.size:
         return None
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
     blobs = fill_holes(cv2.morphologyEx(edges, cv2.MORPH_CLOSE, kernel))
     blobs = cv2.morphologyEx(
         blobs, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7))
     )
-    if np.count_nonzero(blobs) > config.edge_max_share * 3 * blobs.size:
+    if cv2.countNonZero(blobs) > config.edge_max_share * 3 * blobs.size:
         return None
     return blobs
 
 
 def _distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Lab distance with lightness counting half: shadows and lamp gradients change it most."""
-    diff = lab.astype(np.float32) - np.asarray(reference, np.float32)
-    return np.sqrt(0.25 * diff[..., 0] ** 2 + diff[..., 1] ** 2 + diff[..., 2] ** 2)
+    if np.ndim(reference) == 1:
+        scalar = (*(float(v) for v in reference), 0.0)
+        diff = cv2.subtract(lab, scalar, dtype=cv2.CV_32F)
+    else:
+        diff = cv2.subtract(lab, np.asarray(reference, np.float32), dtype=cv2.CV_32F)
+    cv2.multiply(diff, diff, dst=diff)
+    squared = cv2.transform(diff, _LAB_WEIGHTS)
+    cv2.sqrt(squared, dst=squared)
+    return squared.reshape(lab.shape[:2])
 
 
-def table_palette(lab: np.ndarray, colours: int = 4) -> np.ndarray:
+def nearest_colour(
+    lab: np.ndarray, palette: np.ndarray, limit: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's nearest palette colour (``NO_COLOUR`` beyond ``limit``) and its distance."""
+    near = _distance(lab, palette[0])
+    labels = np.zeros(near.shape, np.uint8)
+    for k in range(1, len(palette)):
+        distance = _distance(lab, palette[k])
+        labels[distance < near] = k
+        cv2.min(near, distance, dst=near)
+    labels[near > limit] = NO_COLOUR
+    return labels, near
+
+
+def table_colour(lab: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """The table's local Lab colour, with the objects left out, at low resolution.
+
+    A median far wider than a tile is the table's colour wherever tiles cover less than
+    half of the window. A close-up breaks that: a block of tiles wider than the window
+    becomes its own "table" and its tiles vanish. So whatever clearly stands out from the
+    median is left out, and the table is then averaged from the rest, from further away
+    where a block covers the whole window.
+    """
+    h, w = lab.shape[:2]
+    small_w, small_h = max(1, w // TABLE_FACTOR), max(1, h // TABLE_FACTOR)
+    tiny = cv2.resize(lab, (small_w, small_h), interpolation=cv2.INTER_AREA)
+    ksize = max(3, int(config.background_kernel_frac * h / TABLE_FACTOR) | 1)
+    ksize = min(ksize, (min(small_w, small_h) - 1) | 1) if min(small_w, small_h) > 3 else 3
+    median = cv2.medianBlur(tiny, ksize).astype(np.float32)
+    values = tiny.astype(np.float32)
+    distance = _distance(values, median)
+    threshold = max(
+        config.foreground_min_distance,
+        config.foreground_noise_factor * float(np.median(distance)),
+    )
+    objects = cv2.dilate((distance > threshold).astype(np.uint8), np.ones((3, 3), np.uint8))
+    weight = 1.0 - objects.astype(np.float32)
+    weighted = np.dstack([values * weight[..., None], weight])
+    estimate = median
+    for size in (3 * ksize, ksize):  # far first, so nearer estimates overwrite it
+        window = (min(size, 2 * small_w - 1), min(size, 2 * small_h - 1))
+        average = cv2.blur(cv2.blur(weighted, window), window)
+        share = average[..., 3:]
+        trust = np.clip(share / 0.3, 0.0, 1.0)
+        estimate = trust * average[..., :3] / np.maximum(share, 1e-3) + (1.0 - trust) * estimate
+    # the median stays where most of its window was table: it follows shadows crisply
+    trust_median = np.clip((share - MEDIAN_TRUST[0]) / (MEDIAN_TRUST[1] - MEDIAN_TRUST[0]), 0, 1)
+    table = trust_median * median + (1.0 - trust_median) * estimate
+    return cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def lighting_normalised(bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
+    """The frame with the lamp's gradient and soft shadows divided out.
+
+    A cloth's colours are told apart by their brightness, which a shadow changes. The
+    local *brightest* level (a max filter wider than the pattern) is the cloth's pale
+    colour under the local light; pale tiles lying on the cloth hardly change it, where
+    they would drag a local median or mean. Each channel is scaled so that level is
+    :data:`LIGHT_LEVEL`.
+    """
+    h, w = bgr.shape[:2]
+    small_w, small_h = max(1, w // LIGHT_FACTOR), max(1, h // LIGHT_FACTOR)
+    tiny = cv2.resize(bgr, (small_w, small_h), interpolation=cv2.INTER_AREA)
+    ksize = max(3, int(config.background_kernel_frac * h / LIGHT_FACTOR) | 1)
+    bright = cv2.dilate(tiny, cv2.getStructuringElement(cv2.MORPH_RECT, (ksize, ksize)))
+    bright = cv2.max(cv2.blur(bright, (ksize, ksize)), 1)
+    bright = cv2.resize(bright, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.divide(bgr, bright, scale=LIGHT_LEVEL)
+
+
+def table_palette(lab: np.ndarray, band: np.ndarray, colours: int = 4) -> np.ndarray:
     """The table's main colours, clustered from a strip along the frame's edges.
 
     Tiles lie in the middle of the picture; its edges are mostly table. Clusters too
-    small to be the table (a tile cut by the edge) are left out.
+    small to be the table (a tile cut by the edge) are left out, and clusters closer
+    than :data:`PALETTE_MERGE` are one colour split by noise.
     """
-    h, w = lab.shape[:2]
-    band = max(2, min(h, w) // 12)
-    strip = np.concatenate(
-        [
-            lab[:band].reshape(-1, 3),
-            lab[-band:].reshape(-1, 3),
-            lab[:, :band].reshape(-1, 3),
-            lab[:, -band:].reshape(-1, 3),
-        ]
-    ).astype(np.float32)[::3]
+    strip = lab[band][::11].astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
     cv2.setRNGSeed(7)
     _, labels, centres = cv2.kmeans(strip, colours, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
     shares = np.bincount(labels.ravel(), minlength=colours) / len(labels)
-    return centres[shares >= 0.1]
+    keep = shares >= 0.1
+    return _merge_close(list(centres[keep]), list(shares[keep]))
 
 
-def table_colour(lab: np.ndarray, config: VisionConfig) -> np.ndarray:
-    """The table's local Lab colour: a median far wider than a tile, at low resolution."""
-    h, w = lab.shape[:2]
-    factor = 4
-    tiny = cv2.resize(lab, (max(1, w // factor), max(1, h // factor)), interpolation=cv2.INTER_AREA)
-    ksize = max(3, int(config.background_kernel_frac * h / factor) | 1)
-    ksize = min(ksize, (min(tiny.shape[:2]) - 1) | 1) if min(tiny.shape[:2]) > 3 else 3
-    smooth = cv2.medianBlur(tiny, ksize)
-    return cv2.resize(smooth, (w, h), interpolation=cv2.INTER_LINEAR)
+def _merge_close(centres: list[np.ndarray], weights: list[float]) -> np.ndarray:
+    """Pairs of palette colours closer than :data:`PALETTE_MERGE` joined, weighted by share."""
+    while len(centres) > 1:
+        pairs = [
+            (float(_distance(centres[i][None, None], centres[j])[0, 0]), i, j)
+            for i in range(len(centres))
+            for j in range(i + 1, len(centres))
+        ]
+        gap, i, j = min(pairs)
+        if gap >= PALETTE_MERGE:
+            break
+        total = weights[i] + weights[j]
+        centres[i] = (centres[i] * weights[i] + centres[j] * weights[j]) / total
+        weights[i] = total
+        del centres[j], weights[j]
+    return np.array(centres, np.float32)
+
+
+def pattern_objects(
+    labels: np.ndarray, colours: int, band: np.ndarray, seen: np.ndarray
+) -> np.ndarray | None:
+    """Objects on a patterned cloth found by where its colours stop recurring.
+
+    ``labels`` gives each pixel's nearest cloth colour (``NO_COLOUR``: none). On the cloth, every
+    colour recurs within a gap measured along the frame's edges; a disc wider than that
+    gap without colour *k* is something lying on the cloth. The union of such discs is
+    the object; where it lacks several colours, it must lack all of them, which trims
+    the cloth cells next to it. ``seen`` (what differs from every cloth colour) decides
+    which of these regions are kept (see :data:`PATTERN_SEEN_MIN`).
+    """
+    gaps = [_colour_gap(labels == k, band) for k in range(colours)]
+    found = [g for g in gaps if g is not None]
+    if not found:
+        return None
+    closest = min(gap for gap, _ in found)
+    regions, kept = [], []
+    for k, found_k in enumerate(gaps):
+        if found_k is None:
+            continue
+        gap, free = found_k
+        if gap > GAP_IRREGULAR * closest:
+            continue
+        core = (free > gap).astype(np.uint8)
+        if not cv2.countNonZero(core):
+            continue
+        # every pixel within ``gap`` of a core point lies in a disc free of the colour
+        reach = cv2.distanceTransform(1 - core, cv2.DIST_L2, 3)
+        regions.append((reach <= gap).astype(np.uint8))
+        kept.append(k)
+    if not regions:
+        return None
+    union = regions[0].copy()
+    for region in regions[1:]:
+        union |= region
+    count, components = cv2.connectedComponents(union)
+    inside = union.ravel() > 0
+    ids = components.ravel()[inside]
+    missing = np.stack(
+        [np.bincount(ids, weights=r.ravel()[inside], minlength=count) for r in regions]
+    )
+    lacks = missing >= MISSING_SHARE * missing.max(axis=0)
+    objects = union
+    for i, (k, region) in enumerate(zip(kept, regions, strict=True)):
+        lacking = lacks[i][components]
+        # the object lies inside every region of a colour it lacks, and has no pixel of it
+        objects &= np.where(lacking, region & (labels != k), 1).astype(np.uint8)
+    return _confirmed(_opened(objects, OPEN_SHARE * closest), seen)
+
+
+def _opened(mask: np.ndarray, radius: float) -> np.ndarray:
+    """``mask`` (0/1) opened by a disc of ``radius``: what a disc that size can sweep."""
+    if radius < 1:
+        return mask
+    inner = cv2.distanceTransform(mask, cv2.DIST_L2, 3) > radius
+    reach = cv2.distanceTransform(1 - inner.astype(np.uint8), cv2.DIST_L2, 3)
+    return (reach <= radius).astype(np.uint8)
+
+
+def _confirmed(objects: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """The regions of ``objects`` that colour has partly (not wholly) seen, as 0/255."""
+    count, components, stats, _ = cv2.connectedComponentsWithStats(objects)
+    inside = objects.ravel() > 0
+    ids = components.ravel()[inside]
+    hits = np.bincount(ids, weights=(seen.ravel()[inside] > 0), minlength=count)
+    area = stats[:, cv2.CC_STAT_AREA]
+    keep = (hits >= PATTERN_SEEN_MIN * area) & (hits <= PATTERN_SEEN_MAX * area)
+    keep &= area <= PATTERN_MAX_AREA * objects.size
+    keep[0] = False
+    return keep.astype(np.uint8)[components] * 255
+
+
+def _colour_gap(is_colour: np.ndarray, band: np.ndarray) -> tuple[float, np.ndarray] | None:
+    """How far colour k's pixels lie apart on the table, and each pixel's distance to k.
+
+    Blur leaves thin seams of in-between colours where two cells meet; cells thick
+    enough to survive a one-pixel erosion are measured without those seams. The gap is
+    read at the local maxima of the distance along the frame's edges (the centres of the
+    spaces between k's cells), padded by reflection so the frame's edge is no space.
+    """
+    mask = is_colour.astype(np.uint8)
+    eroded = cv2.erode(mask, np.ones((3, 3), np.uint8))
+    if cv2.countNonZero(eroded) >= 0.5 * cv2.countNonZero(mask):
+        mask = eroded
+    if not cv2.countNonZero(mask):
+        return None
+    pad = border_depth(mask.shape)
+    padded = cv2.copyMakeBorder(1 - mask, pad, pad, pad, pad, cv2.BORDER_REFLECT)
+    free = cv2.distanceTransform(padded, cv2.DIST_L2, 3)
+    free = free[pad : pad + mask.shape[0], pad : pad + mask.shape[1]]
+    peaks = (free >= cv2.dilate(free, np.ones((3, 3), np.uint8))) & (free > 1) & band
+    values = free[peaks]
+    if len(values) < 5:
+        return None
+    return GAP_SLACK * float(np.percentile(values, 90)) + 1.5, free
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:

@@ -1,0 +1,129 @@
+"""Stage 1 (object mask) on synthetic frames: one behaviour of the table model per test."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.config import VisionConfig
+from vision.foreground import object_mask
+
+WIDTH, HEIGHT = 640, 360
+PALE = (228, 232, 236)
+GREEN = (70, 130, 70)
+
+
+@pytest.fixture(scope="module")
+def config() -> VisionConfig:
+    return VisionConfig.load()
+
+
+def checked_cloth(cell: int = 9, colour: tuple[int, int, int] = GREEN) -> np.ndarray:
+    """A gingham: pale where neither stripe runs, the colour where both cross, a mix between."""
+    ys, xs = np.mgrid[0:HEIGHT, 0:WIDTH]
+    stripes = ((xs // cell) % 2 + (ys // cell) % 2).astype(np.float32)[..., None] / 2
+    cloth = np.array(PALE, np.float32) * (1 - stripes) + np.array(colour, np.float32) * stripes
+    return cloth.astype(np.uint8)
+
+
+def camera(image: np.ndarray, seed: int = 0) -> np.ndarray:
+    """A little defocus and sensor noise, as every photo has."""
+    rng = np.random.default_rng(seed)
+    blurred = cv2.GaussianBlur(image.astype(np.float32), (0, 0), 0.8)
+    return np.clip(blurred + rng.normal(0, 2.0, image.shape), 0, 255).astype(np.uint8)
+
+
+def pale_disc(image: np.ndarray, centre: tuple[int, int], radius: int) -> None:
+    """A round tile as pale as the cloth's pale cells, with a small coloured figure."""
+    cv2.circle(image, centre, radius, (236, 240, 242), -1, cv2.LINE_AA)
+    cv2.circle(image, centre, radius // 3, (150, 40, 120), -1, cv2.LINE_AA)
+
+
+def disc_mask(centre: tuple[int, int], radius: int) -> np.ndarray:
+    mask = np.zeros((HEIGHT, WIDTH), np.uint8)
+    cv2.circle(mask, centre, radius, 255, -1)
+    return mask > 0
+
+
+def coverage(mask: np.ndarray, region: np.ndarray) -> float:
+    return float((mask[region] > 0).mean())
+
+
+DISCS = [((160, 120), 20), ((260, 120), 20), ((360, 200), 20), ((480, 240), 20)]
+
+
+def test_pale_tiles_on_a_checked_cloth_are_whole(config: VisionConfig) -> None:
+    frame = checked_cloth()
+    for centre, radius in DISCS:
+        pale_disc(frame, centre, radius)
+    mask = object_mask(camera(frame), config)
+    for centre, radius in DISCS:
+        assert coverage(mask, disc_mask(centre, radius)) > 0.9, centre
+
+
+def test_pale_tiles_on_a_checked_cloth_stay_apart(config: VisionConfig) -> None:
+    frame = checked_cloth()
+    for centre, radius in DISCS:
+        pale_disc(frame, centre, radius)
+    mask = object_mask(camera(frame), config)
+    _, components = cv2.connectedComponents(mask)
+    owners = {int(np.bincount(components[disc_mask(c, r)]).argmax()) for c, r in DISCS}
+    assert 0 not in owners
+    assert len(owners) == len(DISCS)
+
+
+def test_pale_tiles_on_a_checked_cloth_take_little_cloth_with_them(config: VisionConfig) -> None:
+    frame = checked_cloth()
+    for centre, radius in DISCS:
+        pale_disc(frame, centre, radius)
+    mask = object_mask(camera(frame), config)
+    around = np.zeros((HEIGHT, WIDTH), bool)
+    for centre, radius in DISCS:
+        around |= disc_mask(centre, radius + 6)
+    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+
+
+def test_an_empty_checked_cloth_is_all_table(config: VisionConfig) -> None:
+    mask = object_mask(camera(checked_cloth(cell=12, colour=(60, 60, 180))), config)
+    assert np.count_nonzero(mask) < 0.002 * mask.size
+
+
+def wood_brown(shade: np.ndarray) -> np.ndarray:
+    """A plain brown table top under the given per-pixel brightness."""
+    return np.clip(np.array((40, 80, 130), np.float32) * shade[..., None], 0, 255).astype(np.uint8)
+
+
+def test_a_lamp_gradient_across_the_table_is_not_an_object(config: VisionConfig) -> None:
+    xs = np.linspace(0.55, 1.45, WIDTH, dtype=np.float32)
+    frame = wood_brown(np.tile(xs, (HEIGHT, 1)))
+    cv2.rectangle(frame, (290, 150), (340, 200), (200, 60, 40), -1)
+    mask = object_mask(camera(frame), config)
+    tile = np.zeros((HEIGHT, WIDTH), bool)
+    tile[150:201, 290:341] = True
+    assert coverage(mask, tile) > 0.95
+    assert np.count_nonzero(mask[~tile]) < 0.01 * mask.size
+
+
+def test_a_soft_shadow_on_the_table_is_not_an_object(config: VisionConfig) -> None:
+    shade = np.ones((HEIGHT, WIDTH), np.float32)
+    cv2.circle(shade, (200, 180), 90, 0.6, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), 25)
+    mask = object_mask(camera(wood_brown(shade)), config)
+    assert np.count_nonzero(mask) < 0.005 * mask.size
+
+
+def test_a_close_up_block_of_dark_tiles_is_whole(config: VisionConfig) -> None:
+    """Tiles filling most of the frame, most of them one dark colour, on a dark table."""
+    frame = np.full((HEIGHT, WIDTH, 3), (58, 60, 62), np.uint8)
+    colours = [(150, 60, 20)] * 9 + [(30, 30, 170), (40, 150, 40), (30, 170, 190)]
+    for index, colour in enumerate(colours):
+        row, col = divmod(index, 4)
+        x, y = 70 + col * 126, 30 + row * 102
+        cv2.rectangle(frame, (x, y), (x + 120, y + 96), colour, -1)
+        cv2.rectangle(frame, (x + 40, y + 30), (x + 80, y + 66), (225, 225, 225), -1)
+    mask = object_mask(camera(frame), config)
+    block = np.zeros((HEIGHT, WIDTH), bool)
+    block[30 : 30 + 3 * 102 - 6, 70 : 70 + 4 * 126 - 6] = True
+    assert coverage(mask, block) > 0.97
+    assert np.count_nonzero(mask[~block]) < 0.01 * mask.size
