@@ -314,25 +314,15 @@ class Recogniser:
                 key for value, key in options[:2] if value >= top - self.config.split_slack
             }
         config = self.config
-        out: list[_Scored] = []
-        refine: list[tuple[int, Candidate]] = []
-        for key, members in by_split.items():
-            for s in members:
-                out.append(s)
-                if key not in promising or s.match.score < config.align_min_score:
-                    continue
-                moved = self._align(pyramid, s)
-                refine.append((len(out) - 1, moved))
-        for round_ in (False, True):
-            bank = self.model.bank(round_)
-            batch = [(i, c) for i, c in refine if c.round == round_]
-            if bank is None or not batch:
-                continue
-            patches = np.stack([pyramid.rectify(c.quad, self.config.patch_px) for _, c in batch])
-            matches = match_structure(patches, bank, len(self.model.groups), core_only=False)
-            for (i, c), patch, match in zip(batch, patches, matches, strict=True):
-                if match.score >= out[i].match.score:
-                    out[i] = _Scored(c, patch, match)
+        chosen = [
+            i
+            for i, s in enumerate(scored)
+            if (s.candidate.blob, s.candidate.split) in promising
+            and s.match.score >= config.align_min_score
+        ]
+        out = list(scored)
+        for i, s in zip(chosen, self._realigned(pyramid, [scored[i] for i in chosen]), strict=True):
+            out[i] = s
         return out
 
     def _complete_blocks(
@@ -372,8 +362,8 @@ class Recogniser:
             pieces_of.setdefault(blob, []).extend(
                 m for m in members if _cell_of(lattice, m.candidate) in taken
             )
-        for s in self._score_structure(pyramid, cells):
-            pieces_of[s.candidate.blob].append(self._realigned(pyramid, s))
+        for s in self._realigned(pyramid, self._score_structure(pyramid, cells)):
+            pieces_of[s.candidate.blob].append(s)
         out: list[_Scored] = []
         for blob, pieces in pieces_of.items():
             work = [(s.candidate.quad + 0.5) / scale - 0.5 for s in pieces]
@@ -387,14 +377,23 @@ class Recogniser:
     def _is_token(self, s: _Scored) -> bool:
         return self.model.group_names[s.group].startswith("token")
 
-    def _realigned(self, pyramid: Pyramid, s: _Scored) -> _Scored:
-        """A piece aligned onto its tile and judged against the full bank."""
-        moved = self._align(pyramid, s)
-        bank = self.model.bank(moved.round)
-        assert bank is not None
-        patch = pyramid.rectify(moved.quad, self.config.patch_px)
-        (match,) = match_structure(patch[None], bank, len(self.model.groups), core_only=False)
-        return _Scored(moved, patch, match) if match.score >= s.score else s
+    def _realigned(self, pyramid: Pyramid, pieces: list[_Scored]) -> list[_Scored]:
+        """Each piece aligned onto its tile and judged against the full bank (kept as it
+        was where that matches worse)."""
+        moved = [self._align(pyramid, s) for s in pieces]
+        out = list(pieces)
+        for round_ in (False, True):
+            bank = self.model.bank(round_)
+            batch = [i for i, c in enumerate(moved) if c.round == round_]
+            if bank is None or not batch:
+                continue
+            size = self.config.patch_px
+            patches = np.stack([pyramid.rectify(moved[i].quad, size) for i in batch])
+            matches = match_structure(patches, bank, len(self.model.groups), core_only=False)
+            for i, patch, match in zip(batch, patches, matches, strict=True):
+                if match.score >= pieces[i].match.score:
+                    out[i] = _Scored(moved[i], patch, match)
+        return out
 
     def _align(self, pyramid: Pyramid, s: _Scored) -> Candidate:
         """The candidate's quad moved onto its tile (see :func:`vision.matching.align`).
