@@ -221,6 +221,44 @@ def _counts_near(tiles: float) -> set[int]:
     return counts
 
 
+def single_outline(blob: Blob) -> np.ndarray:
+    """The four corners of a blob that is one square, true to perspective.
+
+    The outline simplified to four points finds the sides; a line fitted to the
+    middle of each side, and the crossings of those lines, put the corners where the
+    tile's (rounded or blurred) corners would meet. Where the outline does not
+    simplify cleanly, :func:`block_outline` does the slower, general job.
+    """
+    points = blob.contour.reshape(-1, 2)
+    perimeter = cv2.arcLength(blob.contour, True)
+    for share in (0.02, 0.04, 0.06):
+        polygon = cv2.approxPolyDP(blob.contour, share * perimeter, True).reshape(-1, 2)
+        if len(polygon) < 4:
+            break
+        if len(polygon) > 4 or not cv2.isContourConvex(polygon.reshape(-1, 1, 2)):
+            continue
+        corners = [int(np.flatnonzero((points == p).all(axis=1))[0]) for p in polygon]
+        lines = []
+        for k in range(4):
+            start, end = corners[k], corners[(k + 1) % 4]
+            run = np.roll(points, -start, axis=0)[: (end - start) % len(points) + 1]
+            cut = max(1, len(run) // 4)
+            middle = run[cut:-cut] if len(run) > 2 * cut + 1 else run
+            if len(middle) < 2:
+                break
+            vx, vy, x0, y0 = cv2.fitLine(middle.astype(np.float32), cv2.DIST_L2, 0, 0.01, 0.01)
+            lines.append((np.array([x0[0], y0[0]]), np.array([vx[0], vy[0]])))
+        if len(lines) < 4:
+            continue
+        crossings = [_intersect(lines[k - 1], lines[k]) for k in range(4)]
+        if any(c is None for c in crossings):
+            continue
+        quad = order_corners(np.array(crossings, np.float32))
+        if 0.85 * blob.area <= cv2.contourArea(quad) <= 1.3 * blob.area:
+            return quad
+    return block_outline(blob)
+
+
 def block_outline(blob: Blob) -> np.ndarray:
     """The four corners (clockwise from top-left) of the quadrilateral bounding a block."""
     polygon = cv2.approxPolyDP(blob.contour, 1.5, True).reshape(-1, 2).astype(np.float64)
@@ -262,8 +300,7 @@ def _angle_gap(angles: np.ndarray, direction: float) -> np.ndarray:
 def _dominant_angle(angles: np.ndarray, lengths: np.ndarray, around: float | None) -> float:
     """The direction (degrees mod 180) most of the outline runs along, optionally
     searched within 25° of ``around``."""
-    bins = np.zeros(180)
-    np.add.at(bins, angles.astype(int) % 180, lengths)
+    bins = np.bincount(angles.astype(int) % 180, weights=lengths, minlength=180)
     wrapped = np.concatenate([bins[-3:], bins, bins[:3]])
     smooth = np.convolve(wrapped, np.ones(5) / 5, "same")[3:-3]
     if around is None:

@@ -32,7 +32,6 @@ from companion.bitenight.tiles import Tile
 from vision.candidates import (
     Blob,
     Candidate,
-    block_outline,
     coverage,
     estimate_side,
     explained,
@@ -41,6 +40,7 @@ from vision.candidates import (
     is_lone_square,
     is_single_square,
     quad_side,
+    single_outline,
 )
 from vision.colour import decide_member, estimate_gains, upright
 from vision.config import VisionConfig
@@ -159,7 +159,7 @@ class Recogniser:
         discs = self.tileset.has_tokens or self.tileset.tile_shape == "round"
         for index, blob in enumerate(blobs):
             if squares and is_single_square(blob, self.config):
-                candidates.append(_full(block_outline(blob), scale, False, index, 0, 1.0))
+                candidates.append(_full(single_outline(blob), scale, False, index, 0, 1.0))
             elif discs and is_single_disc(blob):
                 centre, axes, angle = cv2.fitEllipse(blob.contour)
                 quad = quad_from_ellipse(centre, axes, angle)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.candidates import block_outline, coverage, find_blobs, grid_splits
+from vision.candidates import block_outline, coverage, find_blobs, grid_splits, single_outline
 from vision.config import VisionConfig
 from vision.discs import disc_split
 from vision.foreground import object_mask
@@ -57,3 +57,16 @@ def test_a_row_of_touching_discs_gives_one_disc_each():
     discs = disc_split(blob, mask.shape, min_radius=10)
     centres = sorted(float(q.mean(axis=0)[0]) for q in discs)
     assert np.allclose(centres, [80, 140, 200, 260], atol=4)
+
+
+def test_a_lone_tile_seen_at_an_angle_is_cut_at_its_true_corners():
+    mask = np.zeros((200, 200), np.uint8)
+    corners = np.array([[50, 60], [150, 50], [140, 150], [62, 142]], np.float32)  # a trapezoid
+    cv2.fillConvexPoly(mask, corners.astype(np.int32), 255)
+    # rounded corners, as a tile's are (and as blur makes them)
+    for x, y in corners.astype(int):
+        cv2.circle(mask, (x, y), 9, 0, -1)
+    cv2.fillConvexPoly(mask, (corners * 0.8 + corners.mean(axis=0) * 0.2).astype(np.int32), 255)
+    blob = find_blobs(mask, 30)[0]
+    quad = single_outline(blob)
+    assert np.abs(quad - corners).max() < 2.5
