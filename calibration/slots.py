@@ -141,7 +141,7 @@ class PageReader:
                 half = patch.size_mm / 2 - 2.0
                 (cx, cy) = patch.center_mm
                 samples.append(self._warp((cx - half, cy - half, cx + half, cy + half)))
-        return lamp_colour(np.concatenate([s.reshape(-1, 3) for s in samples]).astype(np.float32))
+        return lamp_colour(samples)
 
     def _window(self, slot: Slot) -> tuple[float, float, float, float]:
         """The frame's rectangle plus a margin, snapped to the working pixel grid."""
@@ -163,13 +163,19 @@ class GainField:
     """Per-channel gain of camera and lamp: one lamp colour, brightness varying across a slot.
 
     The colour comes from the page's big grey patches; the brightness from the slot's
-    own grey frame, as a plane (a lamp's fall-off or a soft shadow's edge crosses a
-    slot). The frame is too thin to trust for colour: JPEG keeps colour at half
-    resolution and bleeds the neighbouring paper into it, but keeps brightness (luma)
-    at full resolution.
+    own grey frame, as a quadratic surface over the slot: a lamp's fall-off is nearly a
+    plane, but the soft edge of a shadow (a hand, the phone) curves across a slot, and a
+    plane through the frame then misjudges the middle by up to 7 %, which differs from
+    slot to slot and so from a tile to its heart twin. The frame surrounds the slot, so
+    the surface is interpolated, never extrapolated. The frame is too thin to trust for
+    colour: JPEG keeps colour at half resolution and bleeds the neighbouring paper into
+    it, but keeps brightness (luma) at full resolution.
     """
 
-    coefficients: np.ndarray  # 3 × 3: per channel, gain = a + b·x + c·y (x, y in mm)
+    colour: np.ndarray  # 3: the lamp's per-channel gains with unit luma
+    brightness: np.ndarray  # coefficients of :func:`_surface_terms`
+    centre_mm: tuple[float, float]  # where the surface's coordinates are 0 ...
+    half_mm: float  # ... and how many mm they count as 1
 
     @classmethod
     def fit(
@@ -185,23 +191,26 @@ class GainField:
         if core.sum() < 50:
             core = grey.astype(bool)
         ys, xs = np.nonzero(core)
-        xs_mm, ys_mm = _pixel_mm(xs, ys, window)
-        design = np.column_stack([np.ones_like(xs_mm), xs_mm, ys_mm])
+        centre = ((window[0] + window[2]) / 2, (window[1] + window[3]) / 2)
+        half = (window[2] - window[0]) / 2
+        design = _surface_terms(*_normalised(*_pixel_mm(xs, ys, window), centre, half))
         values = luma(seen[core]) / GREY_LEVEL
         keep = np.ones(len(values), bool)
-        for _ in range(2):  # refit without the frame a piece overhangs or a mark soils
-            plane, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
-            residual = np.abs(design @ plane - values)
+        for _ in range(3):  # refit without the frame a piece overhangs or a mark soils
+            surface, *_ = np.linalg.lstsq(design[keep], values[keep], rcond=None)
+            residual = np.abs(design @ surface - values)
             keep = residual <= np.quantile(residual, 0.75) * 1.5 + 0.02
-        return cls(np.outer(colour, plane))
+        return cls(np.asarray(colour, np.float64), surface, centre, half)
 
     def at(self, xs_mm: np.ndarray, ys_mm: np.ndarray) -> np.ndarray:
         """Gains at page millimetres, shaped like ``xs_mm`` plus a channel axis."""
-        xs, ys = np.asarray(xs_mm, np.float32), np.asarray(ys_mm, np.float32)
-        channels = [
-            np.float32(a) + np.float32(b) * xs + np.float32(c) * ys for a, b, c in self.coefficients
-        ]
-        return np.maximum(np.dstack(channels), np.float32(0.05))
+        xs = np.asarray(xs_mm, np.float32)
+        ys = np.asarray(ys_mm, np.float32)
+        xs, ys = _normalised(xs, ys, self.centre_mm, self.half_mm)
+        terms = _surface_terms(xs.ravel(), ys.ravel()).astype(np.float32)
+        level = (terms @ self.brightness.astype(np.float32)).reshape(xs.shape)
+        channels = [level * np.float32(c) for c in self.colour]
+        return np.maximum(np.dstack(channels), np.float32(0.05)).reshape(*xs.shape, 3)
 
     def over_window(
         self, window: tuple[float, float, float, float], shape: tuple[int, int]
@@ -210,15 +219,39 @@ class GainField:
         return self.at(*_pixel_mm(xs, ys, window))
 
 
+def _normalised(
+    xs_mm: np.ndarray, ys_mm: np.ndarray, centre: tuple[float, float], half: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Page millimetres as coordinates about a slot's centre, ±1 at its frame."""
+    return (xs_mm - centre[0]) / half, (ys_mm - centre[1]) / half
+
+
+def _surface_terms(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """The terms of a quadratic surface (N × 6) at coordinates from :func:`_normalised`."""
+    xs, ys = np.ravel(xs), np.ravel(ys)
+    return np.column_stack([np.ones_like(xs), xs, ys, xs * xs, xs * ys, ys * ys])
+
+
 def luma(bgr: np.ndarray) -> np.ndarray:
     """The brightness JPEG keeps at full resolution (ITU-R BT.601 weights)."""
     return bgr[..., 0] * 0.114 + bgr[..., 1] * 0.587 + bgr[..., 2] * 0.299
 
 
-def lamp_colour(samples_bgr: np.ndarray) -> np.ndarray:
-    """Per-channel gains with unit luma, from pixels of printed neutral grey."""
-    median = np.median(samples_bgr.reshape(-1, 3), axis=0)
-    return median / max(float(luma(median)), 1.0)
+def lamp_colour(patches_bgr: list[np.ndarray]) -> np.ndarray:
+    """Per-channel gains with unit luma, from pixels of printed neutral grey.
+
+    Each patch gives its own colour (a trimmed mean: a median of whole 8-bit levels
+    is off by up to half a level, 2 % of a dim blue channel), normalised to unit luma
+    before the patches are combined: they lie in different light, and the median of
+    a mixture of a bright and a dim patch, channel by channel, is no colour at all.
+    """
+    colours = []
+    for patch in patches_bgr:
+        values = np.sort(patch.reshape(-1, 3).astype(np.float64), axis=0)
+        trim = len(values) // 5
+        mean = values[trim : len(values) - trim].mean(axis=0)
+        colours.append(mean / max(float(luma(mean)), 1.0))
+    return np.median(colours, axis=0)
 
 
 def _pixel_mm(
