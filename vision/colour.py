@@ -134,17 +134,16 @@ class _Pair:
     """
 
     local: bool  # the two differ in a part of the face only
-    rows: np.ndarray  # K window pixels
-    cols: np.ndarray
-    weight: np.ndarray  # K: how much each pixel says about the pair
-    weight_total: float  # over the three channels
+    take: np.ndarray  # 3K: the window's pixels in a channel-major (3×P×P) patch
+    weight: np.ndarray  # 3K: how much each of them says about the pair
+    weight_total: float
     faces: np.ndarray  # 2S×3K weighted shifted pixels, channel-major
     linear: np.ndarray  # 2S×3 weighted sums
     quadratic: np.ndarray  # 2S×3 weighted sums of squares
 
 
 def _learn_faces(templates: np.ndarray, mask: np.ndarray) -> _Faces:
-    pixels = half_size(templates.astype(np.float64))[:, half_mask(mask)]
+    pixels = np.ascontiguousarray(half_size(templates)[:, half_mask(mask)], np.float64)
     sigma = PAIR_BLUR * templates.shape[1] / 40
     blurred = np.stack(
         [cv2.GaussianBlur(face, (0, 0), sigma) for face in templates.astype(np.float32)]
@@ -167,10 +166,11 @@ def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> _Pair:
     reach = 2 * round(PAIR_CONTEXT * scale) + 1
     window = cv2.dilate(spot, np.ones((reach, reach), np.uint8)).astype(bool) & mask
     rows, cols = np.nonzero(window)
-    weight = difference[rows, cols].astype(np.float64) + 0.1 * peak
     if len(rows) > LOCAL_SHARE * mask.sum():  # they differ all over: no window to look in
         nothing = np.zeros((0, 3))
-        return _Pair(False, rows, cols, weight, 1.0, nothing, nothing, nothing)
+        return _Pair(False, nothing, nothing, 1.0, nothing, nothing, nothing)
+    weight = difference[rows, cols].astype(np.float64) + 0.1 * peak
+    flat = rows * size + cols
     shifted = np.stack(
         [
             cv2.warpAffine(
@@ -188,9 +188,8 @@ def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> _Pair:
     weighted = shifted * weight
     return _Pair(
         local=True,
-        rows=rows,
-        cols=cols,
-        weight=weight,
+        take=np.concatenate([flat + channel * size * size for channel in range(3)]),
+        weight=np.tile(weight, 3),
         weight_total=3 * float(weight.sum()),
         faces=weighted.reshape(len(shifted), -1),
         linear=weighted.sum(axis=2),
@@ -267,12 +266,15 @@ class FitTable:
         self.means = np.zeros((n, m, 3))  # template channel means
         if not n:
             return
-        x = np.stack(patches)[:, mask].astype(np.float64)  # N×D×3
+        x = np.ascontiguousarray(np.stack(patches)[:, mask], np.float64)  # N×D×3
         self.seen = x.mean(axis=1)
         xc = x - x.mean(axis=(1, 2), keepdims=True)
         self.energy = (xc * xc).sum(axis=(1, 2))
         if faces is None:
-            faces = [_Faces(t[:, mask].astype(np.float64), 0, 0, 0) for t in member_templates]
+            faces = [
+                _Faces(np.ascontiguousarray(t[:, mask], np.float64), 0, 0, 0)
+                for t in member_templates
+            ]
         by_faces: dict[int, list[int]] = {}
         for i, f in enumerate(faces):
             by_faces.setdefault(id(f), []).append(i)
@@ -323,12 +325,17 @@ def _fit_lamp(table: FitTable, kelvins: tuple[float, ...], weights: np.ndarray) 
 
 def _pair_errors(patch_blurred: np.ndarray, pair: _Pair, gains: np.ndarray) -> tuple[float, float]:
     """Each face's share of the window's (weighted) variance left unexplained at its best
-    shift, the patch fitted as ``a * gains * face + b`` there (``a ≥ 0``)."""
-    x = patch_blurred[pair.rows, pair.cols].astype(np.float64)  # K×3
+    shift, the patch fitted as ``a * gains * face + b`` there (``a ≥ 0``).
+
+    ``patch_blurred`` is flat and channel-major, as :meth:`FrameColours._blurred_patch`
+    gives it.
+    """
+    x = patch_blurred.take(pair.take)  # 3K, channel-major
     total = pair.weight_total
-    sx = float(pair.weight @ x.sum(axis=1))
-    cxx = max(float(pair.weight @ (x * x).sum(axis=1)) - sx * sx / total, 1e-9)
-    sxt = pair.faces @ (x * gains).T.ravel()  # 2S
+    weighted = pair.weight * x
+    sx = float(weighted.sum())
+    cxx = max(float(weighted @ x) - sx * sx / total, 1e-9)
+    sxt = pair.faces @ (x * np.repeat(gains, len(x) // 3))  # 2S
     st = pair.linear @ gains
     ctt = np.maximum(pair.quadratic @ (gains * gains) - st * st / total, 1e-9)
     cxt = np.maximum(sxt - sx * st / total, 0.0)
@@ -442,7 +449,7 @@ class FrameColours:
         """Re-cut a poorly fitting piece at the zoom and shift where its faces fit best."""
         faces = self.faces[index]
         cuts = _recut_half(self.patches[index].astype(np.float32))  # V×h×h×3
-        x = cuts[:, half_mask(self.mask)].astype(np.float64)  # V×d×3
+        x = np.ascontiguousarray(cuts[:, half_mask(self.mask)], np.float64)  # V×d×3
         xc = x - x.mean(axis=(1, 2), keepdims=True)
         energy = np.maximum((xc * xc).sum(axis=(1, 2)), 1e-9)
         per_channel = np.matmul(xc.transpose(2, 0, 1), faces.pixels.transpose(2, 1, 0))  # 3×V×M
@@ -463,9 +470,11 @@ class FrameColours:
         The overall fit ranks the members; each close challenger is then compared with
         the champion only where the two differ (see :func:`_pair_errors`).
         """
-        residuals = self.residuals[index].copy()
-        residuals[list(exclude)] = np.inf
-        order = [int(i) for i in np.argsort(residuals) if np.isfinite(residuals[i])]
+        residuals = self.residuals[index]
+        if exclude:
+            residuals = residuals.copy()
+            residuals[list(exclude)] = np.inf
+        order = np.argsort(residuals)[: int(np.isfinite(residuals).sum())].tolist()
         champion, clarity = order[0], 1.0
         for challenger in order[1:]:
             if residuals[challenger] > CLOSE_RATIO * residuals[champion] + CLOSE_SLACK:
@@ -485,10 +494,11 @@ class FrameColours:
         return champion, clarity
 
     def _blurred_patch(self, index: int) -> np.ndarray:
+        """The piece blurred like the faces of a pair, channel-major (3×P×P) and flat."""
         if index not in self._blurred:
             sigma = PAIR_BLUR * self.mask.shape[0] / 40
-            patch = self.patches[index].astype(np.float32)
-            self._blurred[index] = cv2.GaussianBlur(patch, (0, 0), sigma)
+            blurred = cv2.GaussianBlur(self.patches[index].astype(np.float32), (0, 0), sigma)
+            self._blurred[index] = blurred.transpose(2, 0, 1).astype(np.float64).ravel()
         return self._blurred[index]
 
 
