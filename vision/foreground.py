@@ -99,14 +99,11 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
     else:
         # A patterned cloth differs from its own local average everywhere; what is one
         # of the table's own colours (seen along the frame's edges) is still table.
-        _, near = nearest_colour(lab, table_palette(lab, band), config.palette_distance)
-        colour = (near > config.palette_distance) & (distance > config.foreground_min_distance)
-        seen = _solid(colour.astype(np.uint8) * 255)
-        # The cloth's spacing is read with the light evened out, so a shadow across the
-        # cloth does not turn its pale cells into its middle tone.
         even = cv2.cvtColor(lighting_normalised(blurred, config), cv2.COLOR_BGR2LAB)
         palette = table_palette(even, band)
-        labels, _ = nearest_colour(even, palette, config.palette_distance)
+        labels, near = nearest_colour(even, palette, config.palette_distance)
+        colour = (near > config.palette_distance) & (distance > config.foreground_min_distance)
+        seen = _solid(colour.astype(np.uint8) * 255)
         step = 2 if run_length(labels) >= COARSE_RUN else 1
         grid = (slice(None, None, step), slice(None, None, step))
         pattern = pattern_objects(labels[grid], len(palette), band[grid], seen[grid])
