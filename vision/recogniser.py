@@ -366,6 +366,7 @@ class Recogniser:
             pieces_of[s.candidate.blob].append(s)
         out: list[_Scored] = []
         for blob, pieces in pieces_of.items():
+            pieces = [_best_in_place(p, scored) for p in pieces]
             work = [(s.candidate.quad + 0.5) / scale - 0.5 for s in pieces]
             cover = explained(blobs[blob], work, [s.candidate.round for s in pieces])
             for s in pieces:
@@ -638,6 +639,25 @@ def _single_threaded_blas() -> None:
     threads make every product ten times slower.
     """
     threadpool_limits(limits=1, user_api="blas")
+
+
+def _best_in_place(piece: _Scored, scored: list[_Scored]) -> _Scored:
+    """The best match among the pieces of the same blob cut at this place (by any
+    split) and of this size: a lattice drifts over a long block under perspective,
+    where another split's piece may have been cut better."""
+    c = piece.candidate
+    best = piece
+    for other in scored:
+        o = other.candidate
+        if (
+            o.blob == c.blob
+            and o.round == c.round
+            and other.score > best.score
+            and np.hypot(o.center[0] - c.center[0], o.center[1] - c.center[1]) < 0.3 * c.side
+            and 0.8 < o.side / c.side < 1.25
+        ):
+            best = other
+    return best
 
 
 def _cell_of(lattice: Lattice, c: Candidate) -> tuple[int, int]:
