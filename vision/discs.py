@@ -7,6 +7,7 @@ it finds as ellipse boxes (quads in work px, see :func:`vision.rectify.quad_from
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import TYPE_CHECKING
 
@@ -41,9 +42,23 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
     peaks = _disc_centres(distance, min_radius)
     if not peaks:
         return []
-    if sum(math.pi * r * r for *_, r in peaks) < 0.88 * blob.area and _notched(blob):
+    explained = sum(math.pi * r * r for *_, r in peaks) >= 0.88 * blob.area
+    # one disc thick and two or more long
+    row_like = blob.aspect >= 1.3 and blob.short_side <= 2.6 * max(r for *_, r in peaks)
+    if not explained and row_like:
+        # one disc thick but not explained by its peaks: a slanted row, whose discs
+        # are ellipses overlapping along it, one peak for two?
+        row = _row_by_necks(local)
+        if row is not None and len(row) > len(peaks):
+            return [
+                quad_from_ellipse((cx + x - pad, cy + y - pad), axes, angle)
+                for (cx, cy), axes, angle in row
+            ]
+    if not explained and _notched(blob):
         # the peaks' discs leave part of the blob unexplained: a cluster's middle?
         peaks = _outline_discs(local, distance, peaks, min_radius, blob.area)
+    elif row_like:
+        peaks = _complete_row(peaks, local)
     centres = np.array([p[:2] for p in peaks], np.float32)
     radii = np.array([p[2] for p in peaks], np.float32)
     # the shape of each share needs some hundreds of its pixels, not all of them
@@ -74,6 +89,113 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
             major = minor = 2 * radii[i]
         quads.append(quad_from_ellipse(centre, (major, minor), angle))
     return quads
+
+
+def _complete_row(
+    peaks: list[tuple[float, float, float]], local: np.ndarray
+) -> list[tuple[float, float, float]]:
+    """A straight row of touching discs with the discs its distance peaks missed.
+
+    Where shadows weld a row of tokens into a smooth band, a disc (often the last
+    one) leaves no peak of its own. Along the row the discs repeat at one step (the
+    peaks' own spacing), so a gap of two steps holds a disc, and so does a band that
+    runs on more than a step past the last peak. Only for blobs one disc thick with
+    their peaks on one line; anything else is left as it is."""
+    if len(peaks) < 2:
+        return peaks
+    ys, xs = np.nonzero(local[::2, ::2])
+    points = np.stack([xs * 2, ys * 2], axis=1).astype(np.float64)
+    mean = points.mean(axis=0)
+    _, vectors = np.linalg.eigh(np.cov((points - mean).T))
+    axis, normal = vectors[:, 1], vectors[:, 0]
+    radius = float(np.median([r for *_, r in peaks]))
+    across = (points - mean) @ normal
+    centres = np.array([p[:2] for p in peaks]) - mean
+    if np.ptp(across) > 2.8 * radius or np.abs(centres @ normal).max() > 0.5 * radius:
+        return peaks
+    along = sorted(float(t) for t in centres @ axis)
+    gaps = np.diff(along)
+    singles = gaps[(gaps >= 1.5 * radius) & (gaps <= 2.4 * radius)]
+    step = float(np.median(singles)) if len(singles) else 1.9 * radius
+    added = []
+    for a, b in itertools.pairwise(along):
+        missing = round((b - a) / step) - 1
+        added += [a + (b - a) * j / (missing + 1) for j in range(1, missing + 1)]
+    ends = (points - mean) @ axis
+    t = along[0]
+    while t - ends.min() > radius + 0.75 * step:
+        t -= step
+        added.append(t)
+    t = along[-1]
+    while ends.max() - t > radius + 0.75 * step:
+        t += step
+        added.append(t)
+    offset = float(np.median(centres @ normal))
+    return peaks + [
+        (
+            float(mean[0] + t * axis[0] + offset * normal[0]),
+            float(mean[1] + t * axis[1] + offset * normal[1]),
+            radius,
+        )
+        for t in added
+    ]
+
+
+def _row_by_necks(
+    local: np.ndarray,
+) -> list[tuple[tuple[float, float], tuple[float, float], float]] | None:
+    """The discs of a straight row, cut where the band narrows between them.
+
+    Seen at a slant, touching tokens in a row are ellipses that overlap along it: the
+    band's distance peaks run together, but its width still dips at every neck. The
+    width is measured slice by slice along the row's axis; each stretch between two
+    dips (or a dip and an end) is one disc, an ellipse as long as the stretch and as
+    wide as the band. Returns (centre, axes, angle) in ROI px, or None if the blob is
+    not a straight band one disc thick or shows fewer than two discs."""
+    ys, xs = np.nonzero(local)
+    if len(xs) < 30:
+        return None
+    points = np.stack([xs, ys], axis=1).astype(np.float64)
+    mean = points.mean(axis=0)
+    _, vectors = np.linalg.eigh(np.cov((points - mean).T))
+    axis, normal = vectors[:, 1], vectors[:, 0]
+    along, across = (points - mean) @ axis, (points - mean) @ normal
+    slices = np.floor(along - along.min()).astype(int)
+    width = np.bincount(slices).astype(np.float64)
+    width = np.convolve(width, [0.25, 0.5, 0.25], mode="same")
+    band = float(np.percentile(width, 90))
+    if band < 4 or np.ptp(across) > 1.3 * band:
+        return None  # not one disc thick, or bent
+    # dips: narrower than the bumps on both sides by a few percent, a disc apart
+    reach = max(2, round(0.3 * band))
+    padded = np.pad(width, reach, mode="edge")
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1)
+    left = windows[:, :reach].max(axis=1)
+    right = windows[:, reach + 1 :].max(axis=1)
+    lowest = width <= windows.min(axis=1)
+    dips = np.nonzero(lowest & (width < 0.93 * np.minimum(left, right)))[0]
+    cuts: list[int] = []
+    for i in dips[(dips >= reach) & (dips < len(width) - reach)]:
+        if not cuts or i - cuts[-1] >= 0.45 * band:
+            cuts.append(int(i))
+    bounds = [0, *cuts, len(width)]
+    lengths = np.diff(bounds)
+    if len(lengths) < 2 or lengths.max() > 1.7 * lengths.min():
+        return None  # one long stretch with a chance dip: not a row of alike discs
+    if not 0.6 <= float(np.median(lengths)) / band <= 1.25:
+        return None  # a slant shortens a disc by a third at most: a cluster, not a row
+    angle = math.degrees(math.atan2(axis[1], axis[0]))
+    discs = []
+    for a, b in itertools.pairwise(bounds):
+        inside = (slices >= a) & (slices < b)
+        t = along.min() + (a + b) / 2
+        u = float(np.median(across[inside]))
+        centre = (
+            float(mean[0] + t * axis[0] + u * normal[0]),
+            float(mean[1] + t * axis[1] + u * normal[1]),
+        )
+        discs.append((centre, (float(b - a), float(width[a:b].max())), angle))
+    return discs
 
 
 def _notched(blob: Blob) -> bool:

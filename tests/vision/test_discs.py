@@ -119,6 +119,32 @@ def _card(centre, size, angle: float = 12.0) -> np.ndarray:
     return cv2.boxPoints((centre, size, angle)).astype(np.int32)
 
 
+def test_a_row_welded_into_a_band_keeps_a_disc_per_token():
+    centres = [(150.0 + 20 * i, 200.0 - 8 * i) for i in range(7)]
+    _, mask = _scene(centres, 10)
+    band = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, band)  # shadows fill every neck
+    quads = disc_split(_the_blob(mask), mask.shape, min_radius=3)
+    assert len(quads) == 7 and _matched(quads, centres, 4) == 7
+
+
+def test_a_slanted_row_of_tokens_overlapping_as_ellipses_is_cut_at_its_necks():
+    # seen at 35°, touching tokens in a row along the tilt are ellipses 0.82 as long
+    # as wide, each overlapping the next
+    r, squash, turn = 10, 0.82, 70
+    step = (
+        2 * r * squash * math.cos(math.radians(turn)),
+        2 * r * squash * math.sin(math.radians(turn)),
+    )
+    centres = [(150 + i * step[0], 100 + i * step[1]) for i in range(8)]
+    mask = np.zeros((360, 640), np.uint8)
+    for cx, cy in centres:
+        cv2.ellipse(mask, (round(cx), round(cy)), (round(r * squash), r), turn, 0, 360, 255, -1)
+    mask = cv2.dilate(mask, np.ones((3, 3), np.uint8))
+    quads = disc_split(_the_blob(mask), mask.shape, min_radius=3)
+    assert len(quads) == 8 and _matched(quads, centres, 3) == 8
+
+
 def test_a_square_card_is_not_cut_into_discs():
     mask = np.zeros((360, 640), np.uint8)
     cv2.fillConvexPoly(mask, _card((250, 150), (100, 100)), 255)
