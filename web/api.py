@@ -8,6 +8,7 @@ stale or malformed requests before they reach the engine.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -20,7 +21,7 @@ from companion.games import rules_for
 from web import security
 from web.db import get_seats, get_store
 from web.errors import Refusal, forbidden, not_found
-from web.live import Changes, StreamLimit, version_stream
+from web.live import Changes, StreamLimit, lease_age, lease_for, version_stream
 from web.pages import GamePages
 from web.security import Caller
 from web.texts import say
@@ -66,8 +67,18 @@ def game_json(stored: StoredGame, who: Caller) -> dict[str, Any]:
         "seats": [{"name": seat, "taken": seat in taken} for seat in pages.seats(game.setup)],
         "can_undo": game.can_undo,
         "can_redo": game.can_redo,
+        "stream": url_for("api.stream", game_id=stored.id, lease=stream_lease(stored.id)),
         "view": pages.view(stored, who.seat),
     }
+
+
+def lease_key() -> bytes:
+    return str(current_app.secret_key).encode()
+
+
+def stream_lease(game_id: str) -> str:
+    """The lease the game JSON gives its page for the live stream (:mod:`web.live`)."""
+    return lease_for(lease_key(), game_id, time.time())
 
 
 @contextmanager
@@ -238,8 +249,23 @@ def cue(game_id: str) -> Response:
 
 @bp.get("/games/<game_id>/stream")
 def stream(game_id: str) -> Response:
+    """The live stream, at the address the game JSON gives (``?lease=``).
+
+    A lease older than ``STREAM_LEASE`` (the page has not fetched the game since: a tab
+    nobody looks at) or not signed by this server is refused with 410, which ends the
+    browser's reconnecting; the stream ends when its lease runs out. A request without
+    a lease is served only to the server's own machine (tools, tests, ``companion load``).
+    """
     get_store().load(game_id)
     config = current_app.config
+    lifetime = float(config["STREAM_LIFETIME"])
+    lease = request.args.get("lease")
+    if lease is not None or request.remote_addr not in StreamLimit.LOOPBACK:
+        age = lease_age(lease_key(), game_id, lease or "", time.time())
+        left = None if age is None else float(config["STREAM_LEASE"]) - age
+        if left is None or left <= 0:
+            raise Refusal(say("refuse.stream_lease"), 410, "stream_lease")
+        lifetime = min(lifetime, left)
     limit = current_app.extensions.setdefault(
         "companion_streams", StreamLimit(config.get("STREAMS_PER_DEVICE", 6))
     )
@@ -247,7 +273,7 @@ def stream(game_id: str) -> Response:
         config["DATABASE"],
         game_id,
         changes(),
-        lifetime=config["STREAM_LIFETIME"],
+        lifetime=lifetime,
         heartbeat=config["STREAM_HEARTBEAT"],
     )
     held = limit.hold(request.remote_addr or "", events)

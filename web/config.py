@@ -51,5 +51,9 @@ class Config:
     #: and how often it says it is still there.
     STREAM_LIFETIME = 300.0
     STREAM_HEARTBEAT = 15.0
+    #: How long after the page last fetched the game its live stream is served: a page
+    #: that is shown fetches the game again, a tab left in the background does not and
+    #: gives its stream (a thread of the server) back.
+    STREAM_LEASE = 600.0
     #: Language of the texts catalogue.
     LANGUAGE = os.environ.get("COMPANION_LANGUAGE") or "en"

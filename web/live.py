@@ -11,10 +11,20 @@ streams also look at the database every second, so a change made by another proc
 (a second server on the same file, a CLI) is seen too. A stream ends after
 ``STREAM_LIFETIME`` seconds and the browser reconnects by itself, so a phone that lost
 Wi-Fi for a minute simply reconnects and refetches: nothing is held only in memory.
+
+A stream also holds one of the server's few threads, so a page nobody looks at must
+let go of it. The browser reconnects a stream by itself, forever, even from a tab left
+open in the background; so the stream's address carries a *lease* (:func:`lease_for`),
+signed by the server into the game JSON the page fetches, and a stream is served only
+within ``STREAM_LEASE`` seconds of that fetch (and ends when its lease does). A page
+that is shown fetches the game again and follows the new address; a hidden page does
+not, so its stream ends and stays closed until the page is shown again.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import threading
 import time
@@ -22,6 +32,28 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from companion.core.store import Store, UnknownGame
+
+
+def lease_for(key: bytes, game_id: str, now: float) -> str:
+    """A lease on a game's live stream, issued at ``now`` (seconds): when, and a signature."""
+    issued = str(round(now * 1000))
+    return f"{issued}.{_signature(key, game_id, issued)}"
+
+
+def lease_age(key: bytes, game_id: str, lease: str, now: float) -> float | None:
+    """Seconds since the lease was issued; None for a lease this server did not sign
+    for this game (made up, altered, or another game's)."""
+    issued, _, signature = lease.partition(".")
+    if not issued.isdigit() or len(issued) > 16:
+        return None
+    if not hmac.compare_digest(signature, _signature(key, game_id, issued)):
+        return None
+    return now - int(issued) / 1000
+
+
+def _signature(key: bytes, game_id: str, issued: str) -> str:
+    message = f"stream lease\n{game_id}\n{issued}".encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()[:32]
 
 
 class Changes:

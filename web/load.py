@@ -367,19 +367,22 @@ def follow_stream(base: str, game_id: str, until: float, figures: Figures) -> No
     """The page's live stream (server-sent events), held open for the whole run.
 
     It reads the raw socket so that it can stop at ``until`` whatever the server sends;
-    the server ends a stream after a few minutes and the page reconnects, as here.
+    the server ends a stream after a few minutes and the page reconnects, as here, at
+    the address (with its lease) of a fresh fetch of the game.
     """
     parts = urlsplit(base)
     sightings: list[tuple[float, int]] = []
     with figures.lock:
         figures.seen.append((game_id, sightings))
-    request = (
-        f"GET /api/games/{game_id}/stream HTTP/1.0\r\nHost: {parts.netloc}\r\n"
-        "Accept: text/event-stream\r\nConnection: close\r\n\r\n"
-    ).encode()
     while time.monotonic() < until:
         began = time.perf_counter()
         try:
+            with urllib.request.urlopen(f"{base.rstrip('/')}/api/games/{game_id}") as answer:
+                address = json.load(answer)["stream"]
+            request = (
+                f"GET {address} HTTP/1.0\r\nHost: {parts.netloc}\r\n"
+                "Accept: text/event-stream\r\nConnection: close\r\n\r\n"
+            ).encode()
             with socket.create_connection((parts.hostname, parts.port or 80), timeout=5) as sock:
                 sock.sendall(request)
                 sock.settimeout(0.25)

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import threading
+import time
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.web.conftest import new_tally, post
-from web.live import Changes
+from web.live import Changes, lease_age, lease_for
 
 
 def read_stream(client: FlaskClient, game_id: str) -> str:
@@ -99,3 +101,79 @@ def test_a_cue_name_is_a_short_word(client: FlaskClient) -> None:
     game = new_tally(client)
     answer = post(client, f"/api/games/{game['id']}/cue", {"name": "<b>"})
     assert answer.status_code == 400
+
+
+# -- a stream lasts only a while after its page last fetched the game ---------------------
+
+LAN = {"REMOTE_ADDR": "192.168.1.20"}  # a phone on the table's Wi-Fi
+
+
+def stream_address(client: FlaskClient, game_id: str) -> str:
+    return str(client.get(f"/api/games/{game_id}").get_json()["stream"])
+
+
+def lease_aged(app, game_id: str, seconds: float) -> str:
+    key = str(app.secret_key).encode()
+    return lease_for(key, game_id, time.time() - seconds)
+
+
+def test_the_game_json_gives_the_stream_address_a_phone_may_follow(client, app) -> None:
+    game = new_tally(client)
+    address = stream_address(client, game["id"])
+    assert address.startswith(f"/api/games/{game['id']}/stream?lease=")
+    answer = app.test_client().get(address, environ_base=LAN)
+    assert answer.status_code == 200
+    assert "event: version" in answer.get_data(as_text=True)
+
+
+def test_a_phone_without_a_lease_gets_no_stream(client, app) -> None:
+    game = new_tally(client)
+    answer = app.test_client().get(f"/api/games/{game['id']}/stream", environ_base=LAN)
+    assert answer.status_code == 410 and answer.get_json()["reason"] == "stream_lease"
+
+
+def test_a_lease_older_than_the_page_may_be_away_is_refused(client, app) -> None:
+    game = new_tally(client)
+    old = lease_aged(app, game["id"], app.config["STREAM_LEASE"] + 1)
+    answer = client.get(f"/api/games/{game['id']}/stream?lease={old}")
+    assert answer.status_code == 410
+    fresh = lease_aged(app, game["id"], app.config["STREAM_LEASE"] - 30)
+    assert client.get(f"/api/games/{game['id']}/stream?lease={fresh}").status_code == 200
+
+
+@pytest.mark.parametrize("lease", ["", "123", "99999999999999.abc", "1.2.3", "x" * 100])
+def test_a_lease_this_server_did_not_sign_is_refused(client, app, lease: str) -> None:
+    game = new_tally(client)
+    answer = app.test_client().get(f"/api/games/{game['id']}/stream?lease={lease}")
+    assert answer.status_code == 410
+
+
+def test_a_lease_is_for_one_game_only(client, app) -> None:
+    first, second = new_tally(client), new_tally(client)
+    lease = lease_aged(app, first["id"], 0)
+    answer = app.test_client().get(f"/api/games/{second['id']}/stream?lease={lease}")
+    assert answer.status_code == 410
+
+
+def test_a_stream_ends_when_its_lease_runs_out(client, app) -> None:
+    game = new_tally(client)
+    app.config["STREAM_LIFETIME"] = 30.0
+    lease = lease_aged(app, game["id"], app.config["STREAM_LEASE"] - 0.6)
+    began = time.monotonic()
+    answer = client.get(f"/api/games/{game['id']}/stream?lease={lease}")
+    assert "event: version" in answer.get_data(as_text=True)
+    assert time.monotonic() - began < 5.0
+
+
+def test_a_refused_stream_holds_no_place_of_the_device(client, app) -> None:
+    game = new_tally(client)
+    phone = app.test_client()
+    for _ in range(app.config.get("STREAMS_PER_DEVICE", 6) + 2):
+        phone.get(f"/api/games/{game['id']}/stream", environ_base=LAN)
+    assert phone.get(stream_address(client, game["id"]), environ_base=LAN).status_code == 200
+
+
+def test_a_lease_says_its_age_and_nothing_for_another_key() -> None:
+    lease = lease_for(b"key", "g1", 1000.0)
+    assert lease_age(b"key", "g1", lease, 1012.5) == pytest.approx(12.5)
+    assert lease_age(b"other key", "g1", lease, 1012.5) is None

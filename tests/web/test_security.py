@@ -266,7 +266,7 @@ def test_one_device_cannot_hold_every_live_connection(app, client: FlaskClient) 
     server answering anyone, so a device gets a few and is refused beyond."""
     app.config["STREAMS_PER_DEVICE"] = 2
     game = new_tally(client)
-    path = f"/api/games/{game['id']}/stream"
+    path = client.get(f"/api/games/{game['id']}").get_json()["stream"]  # with its lease
     stranger = {"REMOTE_ADDR": "192.168.1.66"}
     held = [client.get(path, environ_base=stranger, buffered=False) for _ in range(2)]
     assert [answer.status_code for answer in held] == [200, 200]

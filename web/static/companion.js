@@ -180,23 +180,31 @@ const Companion = (() => {
     /**
      * Follow the live stream. A stream cut silently (a phone leaving the Wi-Fi) stops
      * sending heartbeats, so after 35 s of silence, and whenever the browser says it is
-     * online again or the page is shown again, the stream is reopened and the game
-     * refetched. While the stream is down the page polls every 5 s.
+     * online again or the page is shown again, the game is refetched and the stream
+     * reopened. While the stream is down the page polls every 5 s.
+     *
+     * A hidden page closes its stream (each holds one of the server's few threads) and
+     * does nothing until it is shown again. The stream's address (`stream` in the game
+     * JSON) carries a lease that the server honours for a while after the fetch; a
+     * refused or ended stream is reopened at a fresh address, while the page is shown.
      */
     follow() {
       this.open();
       setInterval(() => {
-        if (Date.now() - this.heard > 35000) this.reopen();
+        if (document.visibilityState === "hidden") return;
+        if (!this.stream || Date.now() - this.heard > 35000) this.reopen();
+        else if (this.stream.readyState === EventSource.CLOSED) this.reopen();
         else if (this.stream.readyState !== EventSource.OPEN) this.refresh();
       }, 5000);
       window.addEventListener("online", () => this.reopen());
       document.addEventListener("visibilitychange", () => {
         if (document.visibilityState === "visible") this.reopen();
+        else this.close();
       });
     }
 
     open() {
-      const stream = new EventSource(`${this.base}/stream`);
+      const stream = new EventSource(this.data?.stream ?? `${this.base}/stream`);
       this.heard = Date.now();
       const heard = () => { this.heard = Date.now(); setLink(true); };
       stream.addEventListener("version", (message) => {
@@ -211,16 +219,30 @@ const Companion = (() => {
         if (this.onCue) this.onCue(JSON.parse(message.data).name);
       });
       stream.addEventListener("gone", () => { stream.close(); window.location = "/"; });
-      stream.onerror = () => { setLink(false); };
+      stream.onerror = () => {
+        setLink(false);
+        // Refused (an old lease) rather than cut: the browser will not retry by itself.
+        const refused = stream.readyState === EventSource.CLOSED;
+        if (refused && document.visibilityState === "visible" && Date.now() - this.opened > 5000) {
+          this.reopen();
+        }
+      };
       stream.onopen = heard;
       this.stream = stream;
+      this.opened = Date.now();
     }
 
-    reopen() {
+    close() {
       if (this.stream) this.stream.close();
+      this.stream = null;
+    }
+
+    /** Fetch the game (a fresh stream address with it), then follow the stream again. */
+    async reopen() {
+      this.close();
       this.seen = null;
-      this.open();
-      this.refresh();
+      await this.refresh();
+      if (!this.stream && document.visibilityState !== "hidden") this.open();
     }
 
     async start() {
