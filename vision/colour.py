@@ -31,7 +31,7 @@ import numpy as np
 
 NEUTRAL_KELVIN = 6500.0
 #: Blur (pixels of a 40 px patch) of a patch and the faces before two members are compared.
-PAIR_BLUR = 0.7
+PAIR_BLUR = 1.0
 #: Shifts (pixels of a 40 px patch, per axis) each of two close members may take: about
 #: how far off its place the structure stage leaves a piece.
 PAIR_SHIFTS = (-1.5, -0.75, 0.0, 0.75, 1.5)
