@@ -58,7 +58,16 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
         # the peaks' discs leave part of the blob unexplained: a cluster's middle?
         peaks = _outline_discs(local, distance, peaks, min_radius, blob.area)
     elif row_like:
-        peaks = _complete_row(peaks, local)
+        peaks, step, angle = _complete_row(peaks, local)
+        radius = float(np.median([r for *_, r in peaks]))
+        if step is not None and step < 1.8 * radius:
+            # touching discs a step apart, in a band wider than that: the band's
+            # width is partly shadow, and the step is the truer size (a slant can
+            # shorten the discs along the row by a fifth, hence a little more across)
+            axes = (step, min(2 * radius, 1.1 * step))
+            return [
+                quad_from_ellipse((cx + x - pad, cy + y - pad), axes, angle) for cx, cy, _ in peaks
+            ]
     centres = np.array([p[:2] for p in peaks], np.float32)
     radii = np.array([p[2] for p in peaks], np.float32)
     # the shape of each share needs some hundreds of its pixels, not all of them
@@ -93,16 +102,20 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
 
 def _complete_row(
     peaks: list[tuple[float, float, float]], local: np.ndarray
-) -> list[tuple[float, float, float]]:
-    """A straight row of touching discs with the discs its distance peaks missed.
+) -> tuple[list[tuple[float, float, float]], float | None, float]:
+    """A straight row of touching discs with the discs its distance peaks missed, the
+    row's step (None if not measured) and its direction (degrees).
 
     Where shadows weld a row of tokens into a smooth band, a disc (often the last
     one) leaves no peak of its own. Along the row the discs repeat at one step (the
     peaks' own spacing), so a gap of two steps holds a disc, and so does a band that
     runs on more than a step past the last peak. Only for blobs one disc thick with
-    their peaks on one line; anything else is left as it is."""
+    their peaks on one line (the small peaks in the necks between discs are dropped);
+    anything else is left as it is."""
+    largest = max(r for *_, r in peaks)
+    peaks = [p for p in peaks if p[2] >= 0.75 * largest]  # not the small ones in the necks
     if len(peaks) < 2:
-        return peaks
+        return peaks, None, 0.0
     ys, xs = np.nonzero(local[::2, ::2])
     points = np.stack([xs * 2, ys * 2], axis=1).astype(np.float64)
     mean = points.mean(axis=0)
@@ -111,12 +124,14 @@ def _complete_row(
     radius = float(np.median([r for *_, r in peaks]))
     across = (points - mean) @ normal
     centres = np.array([p[:2] for p in peaks]) - mean
+    angle = math.degrees(math.atan2(axis[1], axis[0]))
     if np.ptp(across) > 2.8 * radius or np.abs(centres @ normal).max() > 0.5 * radius:
-        return peaks
+        return peaks, None, angle
     along = sorted(float(t) for t in centres @ axis)
     gaps = np.diff(along)
-    singles = gaps[(gaps >= 1.5 * radius) & (gaps <= 2.4 * radius)]
-    step = float(np.median(singles)) if len(singles) else 1.9 * radius
+    singles = gaps[(gaps >= 1.3 * radius) & (gaps <= 2.4 * radius)]
+    measured = float(np.median(singles)) if len(singles) else None
+    step = measured or 1.9 * radius
     added = []
     for a, b in itertools.pairwise(along):
         missing = round((b - a) / step) - 1
@@ -131,14 +146,19 @@ def _complete_row(
         t += step
         added.append(t)
     offset = float(np.median(centres @ normal))
-    return peaks + [
-        (
-            float(mean[0] + t * axis[0] + offset * normal[0]),
-            float(mean[1] + t * axis[1] + offset * normal[1]),
-            radius,
-        )
-        for t in added
-    ]
+    return (
+        peaks
+        + [
+            (
+                float(mean[0] + t * axis[0] + offset * normal[0]),
+                float(mean[1] + t * axis[1] + offset * normal[1]),
+                radius,
+            )
+            for t in added
+        ],
+        measured,
+        angle,
+    )
 
 
 def _row_by_necks(
