@@ -140,3 +140,29 @@ def test_a_token_cut_too_large_and_off_its_place_keeps_its_colour(round_set: Til
             templates[k], shrink, (40, 40), borderMode=cv2.BORDER_CONSTANT, borderValue=(table,) * 3
         )
         assert decide_member(patch, templates, np.ones(3), patch_mask(40, True))[0] == k
+
+
+def test_a_strong_cool_lamp_on_figures_coloured_is_seen_and_undone(round_set: TileSet):
+    """Round lantern faces carry their colour in the figure, not the ground: less of
+    each face to judge the light by. Under this lamp (blue ×1.3, red ×0.6; read with
+    neutral gains, most of these faces come out the wrong colour) every one is right."""
+    model = build_model(round_set, VisionConfig())
+    mask = patch_mask(40, True)
+    lamp = np.array([1.3, 1.0, 0.6])  # BGR
+    rng = np.random.default_rng(11)
+    patches, members, truths = [], [], []
+    for heart in (False, True):
+        for colour, motif in zip(
+            COLOURS,
+            (Motif.GARLIC, Motif.COFFIN, Motif.MONK, Motif.MAIDEN, Motif.VAMPIRE),
+            strict=True,
+        ):
+            indices, templates = _members(model, motif)
+            truth = _position(model, indices, Tile(colour, motif, heart=heart))
+            patches.append(_photographed(templates[truth] * lamp, (0.8, -0.6), rng))
+            members.append(templates)
+            truths.append(truth)
+    gains = estimate_gains(patches, members, mask, VisionConfig().illuminant_kelvins)
+    assert gains[0] > 1.1 and gains[2] < 0.8  # it saw the cool light
+    chosen = [decide_member(p, m, gains, mask)[0] for p, m in zip(patches, members, strict=True)]
+    assert chosen == truths
