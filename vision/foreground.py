@@ -64,6 +64,10 @@ PATTERN_SEEN_MIN = 0.02
 #: ...and it is not used where colour already covers this much of the region, since
 #: colour outlines an object more sharply than the cloth's spacing can.
 PATTERN_SEEN_MAX = 0.35
+#: ...and at most this share of it may lie further than :data:`SEEN_REACH` times the
+#: closest colour's gap from what colour has seen.
+PATTERN_FAR_MAX = 0.3
+SEEN_REACH = 1.5
 #: A region found by spacing alone that covers more of the frame than this is the
 #: cloth's own light (a lit or shadowed stretch), not something lying on it.
 PATTERN_MAX_AREA = 0.25
@@ -157,12 +161,12 @@ def outline_mask(lab: np.ndarray, config: VisionConfig) -> np.ndarray | None:
     edges (a checked cloth) this cue would cover everything, so it is then left out.
     """
     # in place throughout: fresh frame-sized buffers cost more than the arithmetic
-    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
-    cv2.multiply(gx, gx, dst=gx)
-    cv2.multiply(gy, gy, dst=gy)
-    cv2.add(gx, gy, dst=gx)
-    squared = cv2.transform(gx, np.ones((1, 3), np.float32))
+    gradient = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
+    cv2.multiply(gradient, gradient, dst=gradient)
+    squared = cv2.transform(gradient, np.ones((1, 3), np.float32))
+    cv2.Sobel(lab, cv2.CV_32F, 0, 1, dst=gradient, ksize=3)
+    cv2.multiply(gradient, gradient, dst=gradient)
+    cv2.add(squared, cv2.transform(gradient, np.ones((1, 3), np.float32)), dst=squared)
     typical = float(np.sqrt(np.median(squared[::4, ::4])))
     threshold = max(config.edge_min_strength, config.edge_noise_factor * typical)
     edges = cv2.compare(squared, threshold * threshold, cv2.CMP_GT)
@@ -184,7 +188,7 @@ def _distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
         scalar = (*(float(v) for v in reference), 0.0)
         diff = cv2.subtract(lab, scalar, dtype=cv2.CV_32F)
     else:
-        diff = cv2.subtract(lab, np.asarray(reference, np.float32), dtype=cv2.CV_32F)
+        diff = cv2.subtract(lab, reference, dtype=cv2.CV_32F)
     cv2.multiply(diff, diff, dst=diff)
     squared = cv2.transform(diff, _LAB_WEIGHTS)
     cv2.sqrt(squared, dst=squared)
@@ -206,7 +210,7 @@ def nearest_colour(
 
 
 def table_colour(lab: np.ndarray, config: VisionConfig) -> np.ndarray:
-    """The table's local Lab colour, with the objects left out, at low resolution.
+    """The table's local Lab colour (uint8), with the objects left out, at low resolution.
 
     A median far wider than a tile is the table's colour wherever tiles cover less than
     half of the window. A close-up breaks that: a block of tiles wider than the window
@@ -239,7 +243,8 @@ def table_colour(lab: np.ndarray, config: VisionConfig) -> np.ndarray:
     # the median stays where most of its window was table: it follows shadows crisply
     trust_median = np.clip((share - MEDIAN_TRUST[0]) / (MEDIAN_TRUST[1] - MEDIAN_TRUST[0]), 0, 1)
     table = trust_median * median + (1.0 - trust_median) * estimate
-    return cv2.resize(table, (w, h), interpolation=cv2.INTER_LINEAR)
+    # a byte per channel is finer than any threshold here, and a quarter of the memory
+    return cv2.resize(cv2.convertScaleAbs(table), (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def lighting_normalised(bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -343,7 +348,7 @@ def pattern_objects(
         lacking = lacks[i][components]
         # the object lies inside every region of a colour it lacks, and has no pixel of it
         objects &= np.where(lacking, region & (labels != k), 1).astype(np.uint8)
-    return _confirmed(_opened(objects, OPEN_SHARE * closest), seen)
+    return _confirmed(_opened(objects, OPEN_SHARE * closest), seen, SEEN_REACH * closest)
 
 
 def _opened(mask: np.ndarray, radius: float) -> np.ndarray:
@@ -355,14 +360,23 @@ def _opened(mask: np.ndarray, radius: float) -> np.ndarray:
     return (reach <= radius).astype(np.uint8)
 
 
-def _confirmed(objects: np.ndarray, seen: np.ndarray) -> np.ndarray:
-    """The regions of ``objects`` that colour has partly (not wholly) seen, as 0/255."""
+def _confirmed(objects: np.ndarray, seen: np.ndarray, reach: float) -> np.ndarray:
+    """The regions of ``objects`` that colour has partly (not wholly) seen, as 0/255.
+
+    The seen part must also be spread over the region: an object's figure or rim lies
+    within ``reach`` of all of it, where a stretch of shadowed cloth that happens to
+    touch a tile or a token lies mostly beyond.
+    """
+    seen01 = (seen > 0).astype(np.uint8)
+    far = cv2.distanceTransform(1 - seen01, cv2.DIST_L2, 3) > reach
     count, components, stats, _ = cv2.connectedComponentsWithStats(objects)
     inside = objects.ravel() > 0
     ids = components.ravel()[inside]
-    hits = np.bincount(ids, weights=(seen.ravel()[inside] > 0), minlength=count)
+    hits = np.bincount(ids, weights=seen01.ravel()[inside], minlength=count)
+    beyond = np.bincount(ids, weights=far.ravel()[inside], minlength=count)
     area = stats[:, cv2.CC_STAT_AREA]
     keep = (hits >= PATTERN_SEEN_MIN * area) & (hits <= PATTERN_SEEN_MAX * area)
+    keep &= beyond <= PATTERN_FAR_MAX * area
     keep &= area <= PATTERN_MAX_AREA * objects.size
     keep[0] = False
     return keep.astype(np.uint8)[components] * 255

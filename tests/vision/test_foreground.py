@@ -127,3 +127,15 @@ def test_a_close_up_block_of_dark_tiles_is_whole(config: VisionConfig) -> None:
     block[30 : 30 + 3 * 102 - 6, 70 : 70 + 4 * 126 - 6] = True
     assert coverage(mask, block) > 0.97
     assert np.count_nonzero(mask[~block]) < 0.01 * mask.size
+
+
+def test_a_shadow_across_a_checked_cloth_is_not_an_object(config: VisionConfig) -> None:
+    frame = checked_cloth().astype(np.float32)
+    shade = np.ones((HEIGHT, WIDTH), np.float32)
+    cv2.rectangle(shade, (0, 140), (WIDTH, 230), 0.6, -1)
+    frame *= cv2.GaussianBlur(shade, (0, 0), 12)[..., None]
+    frame = frame.astype(np.uint8)
+    cv2.circle(frame, (320, 185), 14, (40, 40, 160), -1, cv2.LINE_AA)  # a token in the shadow
+    mask = object_mask(camera(frame), config)
+    token = disc_mask((320, 185), 14 + 6)
+    assert np.count_nonzero(mask[~token]) < 0.005 * mask.size
