@@ -137,7 +137,7 @@ class _Pair:
     take: np.ndarray  # 3K: the window's pixels in a channel-major (3×P×P) patch
     weight: np.ndarray  # 3K: how much each of them says about the pair
     weight_total: float
-    faces: np.ndarray  # 2S×3K weighted shifted pixels, channel-major
+    faces: np.ndarray  # 2S×3K float32 weighted shifted pixels, channel-major
     linear: np.ndarray  # 2S×3 weighted sums
     quadratic: np.ndarray  # 2S×3 weighted sums of squares
 
@@ -191,14 +191,18 @@ def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> _Pair:
         take=np.concatenate([flat + channel * size * size for channel in range(3)]),
         weight=np.tile(weight, 3),
         weight_total=3 * float(weight.sum()),
-        faces=weighted.reshape(len(shifted), -1),
+        faces=weighted.reshape(len(shifted), -1).astype(np.float32),
         linear=weighted.sum(axis=2),
         quadratic=(weighted * shifted).sum(axis=2),
     )
 
 
 class _Memory:
-    """Faces and pairs already learnt, found again by the faces' content (a few kept)."""
+    """Faces and pairs already learnt, found again by the faces' content.
+
+    A few tile sets' worth are kept (a pair's shifted faces take some 200 kB); a
+    server with one recogniser per tile set learns each pair once.
+    """
 
     def __init__(self, limit: int = 32) -> None:
         self.faces: OrderedDict[tuple, _Faces] = OrderedDict()
@@ -218,7 +222,7 @@ class _Memory:
             self.pairs,
             (key, i, j),
             lambda: _learn_pair(faces.blurred[i], faces.blurred[j], mask),
-            64 * self.limit,
+            8 * self.limit,  # a pair holds some 200 kB
         )
 
     @staticmethod
@@ -227,7 +231,9 @@ class _Memory:
         if found is None:
             found = store[key] = make()
             if len(store) > limit:
-                store.popitem(last=False)
+                store.popitem(last=False)  # the longest unused
+        else:
+            store.move_to_end(key)
         return found
 
 
@@ -335,7 +341,7 @@ def _pair_errors(patch_blurred: np.ndarray, pair: _Pair, gains: np.ndarray) -> t
     weighted = pair.weight * x
     sx = float(weighted.sum())
     cxx = max(float(weighted @ x) - sx * sx / total, 1e-9)
-    sxt = pair.faces @ (x * np.repeat(gains, len(x) // 3))  # 2S
+    sxt = pair.faces @ (x * np.repeat(gains, len(x) // 3)).astype(np.float32)  # 2S
     st = pair.linear @ gains
     ctt = np.maximum(pair.quadratic @ (gains * gains) - st * st / total, 1e-9)
     cxt = np.maximum(sxt - sx * st / total, 0.0)
