@@ -33,9 +33,14 @@ class StructureMatch:
 
 
 def match_structure(
-    patches: np.ndarray, bank: TemplateBank, n_groups: int, core_only: bool
+    patches: np.ndarray,
+    bank: TemplateBank,
+    n_groups: int,
+    core_only: bool,
+    allowed: np.ndarray | None = None,
 ) -> list[StructureMatch]:
-    """Best group and turn for each patch (N×P×P×3), by normalised correlation."""
+    """Best group and turn for each patch (N×P×P×3), by normalised correlation;
+    ``allowed`` (a bool per group) leaves the other groups out."""
     if len(patches) == 0:
         return []
     templates, groups, turns = bank.columns(core_only)
@@ -48,6 +53,8 @@ def match_structure(
         arg = similarity[:, own].argmax(axis=1)
         per_group[:, g] = similarity[rows, own[arg]]
         best_turn[:, g] = turns[own[arg]]
+    if allowed is not None:
+        per_group[:, ~allowed] = -1.0
     order = np.argsort(-per_group, axis=1)
     matches = []
     for i in range(len(patches)):

@@ -20,6 +20,7 @@ and calls ``detect`` for every camera frame.
 from __future__ import annotations
 
 import functools
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -62,6 +63,8 @@ _SPLITS_KEPT = 2
 _SAMPLE_CELLS = 5
 #: The split number given to a block completed along its lattice.
 _LATTICE_SPLIT = 1000
+#: Tokens this much smaller than tiles (or more) are told from tiles by size too.
+_KINDS_APART = 0.15
 
 
 @dataclass(frozen=True, eq=False)
@@ -440,6 +443,11 @@ class Recogniser:
             if blob not in best or value > best[blob][0]:
                 best[blob] = (value, members)
         size_at = self._size_model([s for _, members in best.values() for s in members], side_px)
+        if size_at is not None:
+            scored = self._kind_by_size(scored, [s for _, m in best.values() for s in m], size_at)
+            by_split = {}
+            for s in scored:
+                by_split.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
 
         def verdicts(members: list[_Scored]) -> list[str | None]:
             return [
@@ -497,6 +505,70 @@ class Recogniser:
         rejected += doubles
         side_px = size_at(centre) if size_at else None
         return chosen, rejected, side_px
+
+    def _kind_by_size(
+        self, scored: list[_Scored], best: list[_Scored], size_at: SizeModel
+    ) -> list[_Scored]:
+        """Tokens and tiles told apart by size where their artwork alone is unsure.
+
+        A small, blurred tile can look more like a token than like its own face. The
+        tile set does not say how large its tokens are, but the frame does: the clear
+        token matches give their size relative to the tiles'. Where the two differ
+        enough, a piece that matched one kind at the other kind's size is matched
+        again against that other kind only; so is a "tile" in a blob whose clear
+        pieces are all tokens (a row of tokens, one of them cut too large).
+        """
+        ratios = [
+            s.candidate.side / size_at(s.candidate.center)
+            for s in best
+            if self._is_token(s) and s.score >= self.config.size_anchor_score
+        ]
+        if len(ratios) < 2:
+            return scored
+        token_ratio = float(np.median(ratios))
+        if not 0.3 < token_ratio < 1 - _KINDS_APART:
+            return scored
+        tile_groups = np.array([not name.startswith("token") for name in self.model.group_names])
+        token_groups = ~tile_groups
+        clear: dict[int, list[bool]] = {}
+        for s in best:
+            if s.score >= self.config.size_anchor_score:
+                clear.setdefault(s.candidate.blob, []).append(self._is_token(s))
+        token_rows = {blob for blob, kinds in clear.items() if sum(kinds) >= 2 and all(kinds)}
+        out = list(scored)
+        for round_ in (False, True):
+            bank = self.model.bank(round_)
+            wrong: list[tuple[int, np.ndarray]] = []
+            for i, s in enumerate(scored):
+                if s.candidate.round != round_:
+                    continue
+                ratio = s.candidate.side / size_at(s.candidate.center)
+                # the geometric middle of the two sizes, with a margin either side
+                middle = math.log(ratio) - math.log(token_ratio) / 2
+                if s.candidate.blob in token_rows:
+                    middle = min(middle, -_KINDS_APART)  # a row of tokens holds tokens
+                if abs(middle) < _KINDS_APART / 2:
+                    continue
+                tile_sized = middle > 0
+                if tile_sized == self._is_token(s):
+                    wrong.append((i, tile_groups if tile_sized else token_groups))
+            if bank is None or not wrong:
+                continue
+            for allowed in (tile_groups, token_groups):
+                batch = [i for i, a in wrong if a is allowed]
+                if not batch:
+                    continue
+                patches = np.stack([scored[i].patch for i in batch])
+                matches = match_structure(
+                    patches, bank, len(self.model.groups), core_only=False, allowed=allowed
+                )
+                # a token-sized "tile" is a token or nothing; a tile-sized "token" may be
+                # a token cut too large, so it only becomes a tile on a good match
+                least = self.config.accept_structure_min if allowed is tile_groups else -1.0
+                for i, match in zip(batch, matches, strict=True):
+                    if match.score >= least:
+                        out[i] = _Scored(scored[i].candidate, scored[i].patch, match)
+        return out
 
     def _size_model(self, pieces: list[_Scored], calibrated: float | None) -> SizeModel | None:
         """The side of a tile expected at each point of the frame, or None if unknown.
