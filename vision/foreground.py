@@ -104,7 +104,7 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
         # A patterned cloth differs from its own local average everywhere; what is one
         # of the table's own colours (seen along the frame's edges) is still table.
         even = cv2.cvtColor(lighting_normalised(blurred, config), cv2.COLOR_BGR2LAB)
-        palette = table_palette(even, band)
+        palette = table_palette(even)
         labels, near = nearest_colour(even, palette, config.palette_distance)
         colour = (near > config.palette_distance) & (distance > config.foreground_min_distance)
         seen = _solid(colour.astype(np.uint8) * 255)
@@ -184,28 +184,35 @@ def outline_mask(lab: np.ndarray, config: VisionConfig) -> np.ndarray | None:
 
 def _distance(lab: np.ndarray, reference: np.ndarray) -> np.ndarray:
     """Lab distance with lightness counting half: shadows and lamp gradients change it most."""
-    if np.ndim(reference) == 1:
-        scalar = (*(float(v) for v in reference), 0.0)
-        diff = cv2.subtract(lab, scalar, dtype=cv2.CV_32F)
-    else:
-        diff = cv2.subtract(lab, reference, dtype=cv2.CV_32F)
-    cv2.multiply(diff, diff, dst=diff)
-    squared = cv2.transform(diff, _LAB_WEIGHTS)
+    squared = _squared_distance(lab, reference)
     cv2.sqrt(squared, dst=squared)
-    return squared.reshape(lab.shape[:2])
+    return squared
+
+
+def _squared_distance(
+    lab: np.ndarray, reference: np.ndarray, buffer: np.ndarray | None = None
+) -> np.ndarray:
+    """The square of :func:`_distance`; ``buffer`` (float32, the shape of ``lab``) is reused."""
+    if np.ndim(reference) == 1:
+        reference = (*(float(v) for v in reference), 0.0)  # a scalar to OpenCV
+    diff = cv2.subtract(lab, reference, dst=buffer, dtype=cv2.CV_32F)
+    cv2.multiply(diff, diff, dst=diff)
+    return cv2.transform(diff, _LAB_WEIGHTS).reshape(lab.shape[:2])
 
 
 def nearest_colour(
     lab: np.ndarray, palette: np.ndarray, limit: float
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each pixel's nearest palette colour (``NO_COLOUR`` beyond ``limit``) and its distance."""
-    near = _distance(lab, palette[0])
+    buffer = np.empty(lab.shape, np.float32)
+    near = _squared_distance(lab, palette[0], buffer)
     labels = np.zeros(near.shape, np.uint8)
     for k in range(1, len(palette)):
-        distance = _distance(lab, palette[k])
-        labels[distance < near] = k
-        cv2.min(near, distance, dst=near)
-    labels[near > limit] = NO_COLOUR
+        squared = _squared_distance(lab, palette[k], buffer)
+        np.putmask(labels, squared < near, k)
+        cv2.min(near, squared, dst=near)
+    cv2.sqrt(near, dst=near)
+    np.putmask(labels, near > limit, NO_COLOUR)
     return labels, near
 
 
@@ -266,14 +273,16 @@ def lighting_normalised(bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
     return cv2.divide(bgr, bright, scale=LIGHT_LEVEL)
 
 
-def table_palette(lab: np.ndarray, band: np.ndarray, colours: int = 4) -> np.ndarray:
+def table_palette(lab: np.ndarray, colours: int = 4) -> np.ndarray:
     """The table's main colours, clustered from a strip along the frame's edges.
 
     Tiles lie in the middle of the picture; its edges are mostly table. Clusters too
     small to be the table (a tile cut by the edge) are left out, and clusters closer
     than :data:`PALETTE_MERGE` are one colour split by noise.
     """
-    strip = lab[band][::11].astype(np.float32)
+    depth = border_depth(lab.shape)
+    edges = (lab[:depth], lab[-depth:], lab[depth:-depth, :depth], lab[depth:-depth, -depth:])
+    strip = np.concatenate([e.reshape(-1, 3)[::11] for e in edges]).astype(np.float32)
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
     cv2.setRNGSeed(7)
     _, labels, centres = cv2.kmeans(strip, colours, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
@@ -305,11 +314,11 @@ def pattern_objects(
 ) -> np.ndarray | None:
     """Objects on a patterned cloth found by where its colours stop recurring.
 
-    ``labels`` gives each pixel's nearest cloth colour (``NO_COLOUR``: none). On the cloth, every
-    colour recurs within a gap measured along the frame's edges; a disc wider than that
-    gap without colour *k* is something lying on the cloth. The union of such discs is
-    the object; where it lacks several colours, it must lack all of them, which trims
-    the cloth cells next to it. ``seen`` (what differs from every cloth colour) decides
+    ``labels`` gives each pixel's nearest cloth colour (``NO_COLOUR``: none). On the
+    cloth, every colour recurs within a gap measured along the frame's edges; a disc
+    wider than that gap without colour *k* is something lying on the cloth. The union of
+    such discs is the object; where it lacks several colours, it must lack all of them,
+    which trims the cloth cells next to it. ``seen`` (what differs from every cloth colour) decides
     which of these regions are kept (see :data:`PATTERN_SEEN_MIN`).
     """
     gaps = [_colour_gap(labels == k, band) for k in range(colours)]
@@ -337,17 +346,19 @@ def pattern_objects(
     for region in regions[1:]:
         union |= region
     count, components = cv2.connectedComponents(union)
-    inside = union.ravel() > 0
+    # only the few pixels inside the regions are worked on from here
+    inside = np.flatnonzero(union)
     ids = components.ravel()[inside]
-    missing = np.stack(
-        [np.bincount(ids, weights=r.ravel()[inside], minlength=count) for r in regions]
-    )
+    in_regions = [r.ravel()[inside] for r in regions]
+    missing = np.stack([np.bincount(ids, weights=r, minlength=count) for r in in_regions])
     lacks = missing >= MISSING_SHARE * missing.max(axis=0)
-    objects = union
-    for i, (k, region) in enumerate(zip(kept, regions, strict=True)):
-        lacking = lacks[i][components]
+    in_labels = labels.ravel()[inside]
+    kept_inside = np.ones(len(inside), bool)
+    for i, (k, region) in enumerate(zip(kept, in_regions, strict=True)):
         # the object lies inside every region of a colour it lacks, and has no pixel of it
-        objects &= np.where(lacking, region & (labels != k), 1).astype(np.uint8)
+        kept_inside &= ~lacks[i][ids] | ((region > 0) & (in_labels != k))
+    objects = np.zeros(union.shape, np.uint8)
+    objects.ravel()[inside[kept_inside]] = 1
     return _confirmed(_opened(objects, OPEN_SHARE * closest), seen, SEEN_REACH * closest)
 
 
@@ -370,7 +381,7 @@ def _confirmed(objects: np.ndarray, seen: np.ndarray, reach: float) -> np.ndarra
     seen01 = (seen > 0).astype(np.uint8)
     far = cv2.distanceTransform(1 - seen01, cv2.DIST_L2, 3) > reach
     count, components, stats, _ = cv2.connectedComponentsWithStats(objects)
-    inside = objects.ravel() > 0
+    inside = np.flatnonzero(objects)
     ids = components.ravel()[inside]
     hits = np.bincount(ids, weights=seen01.ravel()[inside], minlength=count)
     beyond = np.bincount(ids, weights=far.ravel()[inside], minlength=count)
@@ -378,8 +389,9 @@ def _confirmed(objects: np.ndarray, seen: np.ndarray, reach: float) -> np.ndarra
     keep = (hits >= PATTERN_SEEN_MIN * area) & (hits <= PATTERN_SEEN_MAX * area)
     keep &= beyond <= PATTERN_FAR_MAX * area
     keep &= area <= PATTERN_MAX_AREA * objects.size
-    keep[0] = False
-    return keep.astype(np.uint8)[components] * 255
+    confirmed = np.zeros(objects.shape, np.uint8)
+    confirmed.ravel()[inside[keep[ids]]] = 255
+    return confirmed
 
 
 def _colour_gap(is_colour: np.ndarray, band: np.ndarray) -> tuple[float, np.ndarray] | None:
