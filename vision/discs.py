@@ -205,16 +205,21 @@ def _row_by_necks(
     if not 0.6 <= float(np.median(lengths)) / band <= 1.25:
         return None  # a slant shortens a disc by a third at most: a cluster, not a row
     angle = math.degrees(math.atan2(axis[1], axis[0]))
+    # the band's ends and width are partly shadow; the steps between the necks are not
+    inner = lengths[1:-1] if len(lengths) > 2 else lengths
+    step = float(np.median(inner))
+    size = (step, min(band, 1.1 * step))  # a slant shortens discs along the row a little
     discs = []
-    for a, b in itertools.pairwise(bounds):
+    for i, (a, b) in enumerate(itertools.pairwise(bounds)):
         inside = (slices >= a) & (slices < b)
-        t = along.min() + (a + b) / 2
+        middle = b - step / 2 if i == 0 else a + step / 2 if i == len(lengths) - 1 else (a + b) / 2
+        t = along.min() + middle
         u = float(np.median(across[inside]))
         centre = (
             float(mean[0] + t * axis[0] + u * normal[0]),
             float(mean[1] + t * axis[1] + u * normal[1]),
         )
-        discs.append((centre, (float(b - a), float(width[a:b].max())), angle))
+        discs.append((centre, size, angle))
     return discs
 
 

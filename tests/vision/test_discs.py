@@ -145,6 +145,15 @@ def test_a_slanted_row_of_tokens_overlapping_as_ellipses_is_cut_at_its_necks():
     assert len(quads) == 8 and _matched(quads, centres, 3) == 8
 
 
+def test_a_row_of_tokens_is_sized_by_the_tokens_not_their_shadows():
+    centres = [(150.0 + 16 * i, 120.0 + 4 * i) for i in range(6)]
+    _, mask = _scene(centres, 8, weld=False)
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (7, 7)))  # shadows
+    quads = disc_split(_the_blob(mask), mask.shape, min_radius=3)
+    assert len(quads) == 6 and _matched(quads, centres, 3) == 6
+    assert all(7 <= r <= 9.5 for r in _radii(quads))
+
+
 def test_a_square_card_is_not_cut_into_discs():
     mask = np.zeros((360, 640), np.uint8)
     cv2.fillConvexPoly(mask, _card((250, 150), (100, 100)), 255)
