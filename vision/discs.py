@@ -420,7 +420,8 @@ class _Rims:
         the blob: their mean rim share, counting as empty every disc the blob's area
         has room for but that was not found."""
         # a disc whose centre lies this deep in the blob is three quarters inside it
-        acc = np.where(self.depth >= 0.55 * radius, self.votes(radius), 0.0)
+        acc = self.votes(radius)
+        acc[self.depth < 0.55 * radius] = 0.0
         peaks = (acc >= cv2.dilate(acc, np.ones((3, 3), np.uint8))) & (acc > 0.08)
         ys, xs = np.nonzero(peaks)
         if not len(xs):
