@@ -67,12 +67,11 @@ PATTERN_SEEN_MAX = 0.35
 #: ...and at most this share of it may lie further than :data:`SEEN_REACH` times the
 #: closest colour's gap from what colour has seen.
 PATTERN_FAR_MAX = 0.3
+#: (see :data:`PATTERN_FAR_MAX`)
 SEEN_REACH = 1.5
 #: A region found by spacing alone that covers more of the frame than this is the
 #: cloth's own light (a lit or shadowed stretch), not something lying on it.
 PATTERN_MAX_AREA = 0.25
-
-
 #: Label of a pixel near none of the cloth's colours.
 NO_COLOUR = 255
 #: Lightness counts half in colour distances (as squared weights).
@@ -95,11 +94,13 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB)
     distance = _distance(lab, table_colour(lab, config))
     band = border_band(distance.shape)
+    # the table's own texture, read where the table is surely seen: a close-up's tiles
+    # would otherwise pass for a patterned cloth
     texture = float(np.median(distance[band][::4]))
-    pattern = None
-    if texture <= config.pattern_texture:
+    patterned = texture > config.pattern_texture
+    if not patterned:
         threshold = max(config.foreground_min_distance, config.foreground_noise_factor * texture)
-        colour = distance > threshold
+        mask = _solid((distance > threshold).astype(np.uint8) * 255)
     else:
         # A patterned cloth differs from its own local average everywhere; what is one
         # of the table's own colours (seen along the frame's edges) is still table.
@@ -107,18 +108,17 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
         palette = table_palette(even)
         labels, near = nearest_colour(even, palette, config.palette_distance)
         colour = (near > config.palette_distance) & (distance > config.foreground_min_distance)
-        seen = _solid(colour.astype(np.uint8) * 255)
+        mask = _solid(colour.astype(np.uint8) * 255)
         step = 2 if run_length(labels) >= COARSE_RUN else 1
         grid = (slice(None, None, step), slice(None, None, step))
-        pattern = pattern_objects(labels[grid], len(palette), band[grid], seen[grid])
-        if pattern is not None and step > 1:
-            size = (distance.shape[1], distance.shape[0])
-            pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
-    mask = _solid(colour.astype(np.uint8) * 255)
-    if pattern is not None:
-        mask = cv2.bitwise_or(mask, pattern)
+        pattern = pattern_objects(labels[grid], len(palette), band[grid], mask[grid])
+        if pattern is not None:
+            if step > 1:
+                size = (mask.shape[1], mask.shape[0])
+                pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
+            mask = cv2.bitwise_or(mask, pattern)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-    outlines = outline_mask(lab, config) if pattern is None else None
+    outlines = None if patterned else outline_mask(lab, config)
     if outlines is not None:
         mask = cv2.bitwise_or(mask, outlines)
     return fill_holes(mask)
