@@ -105,13 +105,22 @@ class PageReader:
         return SlotReading(slot, covered, centre_mm, side_mm, angle, round_, gain, hull_mm, edge_mm)
 
     def cut_face(
-        self, reading: SlotReading, side_mm: float, round_: bool, turn_deg: float | None = None
+        self,
+        reading: SlotReading,
+        side_mm: float,
+        round_: bool,
+        turn_deg: float | None = None,
+        correction: np.ndarray | None = None,
     ) -> np.ndarray:
         """The piece of an occupied slot, upright, BGRA, in white-lamp colours.
 
         ``side_mm`` and ``round_`` are decided over all the pieces of a kind (they are
         all the same size and shape); centre and turn are the piece's own, but a disc's
         outline shows no turn, so for round pieces ``turn_deg`` says it (else none).
+        ``correction`` (3 × 3, face pixels; see :func:`calibration.alignment.
+        column_corrections`) moves the cut: face pixel ``x`` then shows what the cut
+        without it shows at ``correction @ x``. The face is sampled from the photo once,
+        whatever was corrected.
         """
         assert reading.gain is not None, "only an occupied slot has a face"
         side_px = max(MIN_FACE_PX, round(side_mm * FACE_PX_PER_MM))
@@ -124,6 +133,8 @@ class PageReader:
         cx, cy = reading.centre_mm
         turn = np.array([[c, -s, cx], [s, c, cy], [0, 0, 1]])
         face_to_mm = turn @ to_local
+        if correction is not None:
+            face_to_mm = face_to_mm @ correction
         size = (side_px, side_px)
         seen = warp(self.located.image, self.located.homography @ face_to_mm, size)
         us, vs = np.meshgrid(np.arange(side_px), np.arange(side_px))

@@ -12,11 +12,12 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from calibration.alignment import upright_turns
+from calibration.alignment import column_corrections, upright_turns
 from calibration.checks import Misplaced, misplaced_tile, misplaced_token
 from calibration.layout import TOKEN_BACK_SLOT, Slot
 from calibration.locate import LocatedPage, locate_page
 from calibration.slots import PageReader, SlotReading, fit_disc
+from calibration.twins import matched_twins
 from companion.bitenight.tiles import Tile
 from companion.errors import CompanionError
 from companion.middernacht.tokens import DEFAULT_TOKEN_COLOURS
@@ -84,13 +85,21 @@ def teach(
         faces = {
             tile: r.reader.cut_face(r.reading, tile_size, round_) for tile, r in by_tile.items()
         }
+        turns: dict[Tile, float | None] = dict.fromkeys(by_tile)
         if round_:
-            turns = upright_turns(faces)
+            turns.update(upright_turns(faces))
             faces = {
                 tile: r.reader.cut_face(r.reading, tile_size, True, turns[tile])
                 for tile, r in by_tile.items()
             }
         _refuse(misplaced_tile(faces), "tile")
+        if round_:  # every tile's drawing exactly onto its column's: twins then match
+            corrections = column_corrections(faces)
+            faces = {
+                tile: r.reader.cut_face(r.reading, tile_size, True, turns[tile], corrections[tile])
+                for tile, r in by_tile.items()
+            }
+        faces = matched_twins(faces, round_)
 
     token_faces: dict[str, np.ndarray] = {}
     back = None
