@@ -83,6 +83,9 @@ class VisionConfig:
     max_elongation: float = 1.45
     #: Least lead of the best kind of object over the next, below which it is rejected.
     accept_margin_min: float = 0.02
+    #: Detections less sure than this (0..1, see ``Recogniser``) are reported as rejected:
+    #: measured on rendered photos, they were wrong far more often than right.
+    accept_confidence_min: float = 0.3
     #: Pieces matching a tile face this well set the frame's tile size.
     size_anchor_score: float = 0.7
     #: Token diameter as a share of the tile size: wide, since print runs differ.

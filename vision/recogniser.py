@@ -134,14 +134,14 @@ class Recogniser:
         lap("structure")
         chosen, rejected, side_px = self._choose(scored, calibrated, (width / 2, height / 2))
         lap("choose")
-        tiles, tokens, gains = self._colour(chosen)
+        tiles, tokens, unsure, gains = self._colour(chosen)
         lap("colour")
         return FrameResult(
             width=width,
             height=height,
             tiles=tuple(tiles),
             tokens=tuple(tokens),
-            rejected=tuple(rejected),
+            rejected=tuple(rejected + unsure),
             tile_side_px=side_px,
             light_gains=(float(gains[0]), float(gains[1]), float(gains[2])),
             timings_ms=timings,
@@ -656,13 +656,14 @@ class Recogniser:
 
     def _colour(
         self, chosen: list[_Scored]
-    ) -> tuple[list[TileDetection], list[TokenDetection], np.ndarray]:
+    ) -> tuple[list[TileDetection], list[TokenDetection], list[RejectedCandidate], np.ndarray]:
         model = self.model
         patch_px = self.config.patch_px
         tiles: list[TileDetection] = []
+        unsure: list[RejectedCandidate] = []
         tokens: list[TokenDetection] = []
         if not chosen:
-            return tiles, tokens, np.ones(3)
+            return tiles, tokens, [], np.ones(3)
         masks = {r: patch_mask(patch_px, r) for r in (False, True)}
         gains = np.ones(3)
         results: dict[int, tuple[int, float]] = {}
@@ -684,7 +685,12 @@ class Recogniser:
             label = model.labels[model.groups[s.group][member]]
             confidence = _confidence(s.score, s.margin, clarity)
             c = s.candidate
-            if label.tile is not None:
+            if confidence < self.config.accept_confidence_min:
+                # wrong more often than right (measured): a person fixes a gap more
+                # easily than a tile that is not there
+                reason = f"unsure ({confidence:.2f})"
+                unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
+            elif label.tile is not None:
                 tiles.append(TileDetection(label.tile, c.center, c.polygon(), confidence))
             else:
                 tokens.append(
@@ -698,7 +704,7 @@ class Recogniser:
                 )
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
-        return tiles, tokens, gains
+        return tiles, tokens, unsure, gains
 
 
 @functools.cache

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from companion.bitenight.tiles import Tile
+from vision.config import VisionConfig
 from vision.evaluate import score_photo
 from vision.imageio import ImageError
 from vision.recogniser import Recogniser
@@ -114,3 +117,20 @@ def test_a_token_row_holds_tokens_even_where_one_looks_like_a_tile(round_set, ro
     score = score_photo(photo, round_recogniser.detect(photo.image), 2, 9)
     assert score.false_positives == 0
     assert score.tokens_right >= score.tokens - 1
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_deposit_mat_s_printed_moons_are_not_tiles(square_set, square_recogniser, seed):
+    rng = np.random.default_rng(seed)
+    photo = render_photo(square_set, rng, level=2, n_tiles=8, token_rows=1, distractors=("mat",))
+    score = score_photo(photo, square_recogniser.detect(photo.image), 2, seed)
+    assert score.false_positives == 0 and score.token_false_positives == 0
+    assert score.tiles_right == score.tiles
+
+
+def test_a_detection_less_sure_than_the_least_confidence_is_reported_as_rejected(square_set):
+    photo = render_photo(square_set, np.random.default_rng(3), level=0, n_tiles=4)
+    config = replace(VisionConfig.load(), accept_confidence_min=1.01)  # nothing is that sure
+    result = Recogniser(square_set, config).detect(photo.image)
+    assert result.tiles == ()
+    assert sum(r.reason.startswith("unsure") for r in result.rejected) == 4

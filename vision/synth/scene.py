@@ -11,6 +11,7 @@ the recogniser exactly.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -74,11 +75,15 @@ def render_photo(
     n_tiles: int = 15,
     layout: str | None = None,
     token_rows: int = 0,
-    distractors: bool | None = None,
+    distractors: bool | Sequence[str] | None = None,
     size: tuple[int, int] = (1280, 720),
     effects: CameraEffects | None = None,
 ) -> SyntheticPhoto:
-    """Photograph a random collection of ``n_tiles`` tiles (and token rows) on a table."""
+    """Photograph a random collection of ``n_tiles`` tiles (and token rows) on a table.
+
+    ``distractors``: True for the level's usual things (none at the easy level), or
+    the names of the things to lay out ("card", "die", "hand", "mat").
+    """
     layout = layout or LAYOUTS[int(rng.integers(len(LAYOUTS)))]
     distractors = level >= 1 if distractors is None else distractors
     effects = effects or random_effects(rng, level)
@@ -90,7 +95,10 @@ def render_photo(
     if token_rows and tileset.has_tokens:
         groups += [_token_row(tileset, rng) for _ in range(token_rows)]
     if distractors:
-        names = ["card", "die", "die", "hand", "mat"][: 2 + level]
+        if distractors is True:
+            names = ["card", "die", "die", "hand", "mat"][: 2 + level]
+        else:
+            names = list(distractors)
         groups += [[_distractor(name, tile_mm, rng)] for name in names]
     items = _arrange(groups, tile_mm, rng)
     return _draw(tileset, items, rng, effects, size, level)
