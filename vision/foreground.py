@@ -169,7 +169,7 @@ def outline_mask(lab: np.ndarray, config: VisionConfig) -> np.ndarray | None:
     cv2.add(squared, cv2.transform(gradient, np.ones((1, 3), np.float32)), dst=squared)
     typical = float(np.sqrt(np.median(squared[::4, ::4])))
     threshold = max(config.edge_min_strength, config.edge_noise_factor * typical)
-    edges = cv2.compare(squared, threshold * threshold, cv2.CMP_GT)
+    edges = (squared > threshold * threshold).astype(np.uint8) * 255
     if cv2.countNonZero(edges) > config.edge_max_share * edges.size:
         return None
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))

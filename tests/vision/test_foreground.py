@@ -139,3 +139,15 @@ def test_a_shadow_across_a_checked_cloth_is_not_an_object(config: VisionConfig) 
     mask = object_mask(camera(frame), config)
     token = disc_mask((320, 185), 14 + 6)
     assert np.count_nonzero(mask[~token]) < 0.005 * mask.size
+
+
+@pytest.mark.parametrize("height, width", [(1, 1), (3, 50), (50, 3), (17, 640), (200, 200)])
+def test_a_frame_of_any_size_gets_a_mask_of_its_size(
+    config: VisionConfig, height: int, width: int
+) -> None:
+    ys, xs = np.mgrid[0:height, 0:width]
+    checks = ((ys // 5 + xs // 5) % 2).astype(bool)
+    frame = np.where(checks[..., None], 230, 60).astype(np.uint8).repeat(3, axis=2)
+    mask = object_mask(frame, config)
+    assert mask.shape == (height, width)
+    assert mask.dtype == np.uint8
