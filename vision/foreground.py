@@ -11,7 +11,9 @@ modelled from the frame itself:
   its palette (clustered from the frame's edges) and by the *spacing* of that palette:
   on a cloth every colour recurs within a short, regular distance, so a region larger
   than that spacing with a palette colour missing is an object, even when the object
-  shares the cloth's pale colour (a cream tile on a cream-and-green check).
+  shares the cloth's pale colour (a cream tile on a cream-and-green check). This only
+  completes objects whose colour has been partly seen (a figure, a rim), so a shadow
+  or a lit stretch of cloth is never taken for one.
 
 Holes inside objects (a tile's pale figure) are filled, so each blob is the whole
 outline of one object or of several touching ones.
@@ -283,6 +285,9 @@ def table_palette(lab: np.ndarray, colours: int = 4) -> np.ndarray:
     depth = border_depth(lab.shape)
     edges = (lab[:depth], lab[-depth:], lab[depth:-depth, :depth], lab[depth:-depth, -depth:])
     strip = np.concatenate([e.reshape(-1, 3)[::11] for e in edges]).astype(np.float32)
+    if len(strip) < 4 * colours:  # a frame a few pixels across: all of it
+        strip = lab.reshape(-1, 3).astype(np.float32)
+    colours = min(colours, len(strip))
     criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 8, 1.0)
     cv2.setRNGSeed(7)
     _, labels, centres = cv2.kmeans(strip, colours, None, criteria, 1, cv2.KMEANS_PP_CENTERS)
@@ -318,8 +323,8 @@ def pattern_objects(
     cloth, every colour recurs within a gap measured along the frame's edges; a disc
     wider than that gap without colour *k* is something lying on the cloth. The union of
     such discs is the object; where it lacks several colours, it must lack all of them,
-    which trims the cloth cells next to it. ``seen`` (what differs from every cloth colour) decides
-    which of these regions are kept (see :data:`PATTERN_SEEN_MIN`).
+    which trims the cloth cells next to it. ``seen`` (what differs from every cloth
+    colour) decides which of these regions are kept (see :data:`PATTERN_SEEN_MIN`).
     """
     gaps = [_colour_gap(labels == k, band) for k in range(colours)]
     found = [g for g in gaps if g is not None]
