@@ -21,7 +21,14 @@ if TYPE_CHECKING:
 
 
 def is_single_disc(blob: Blob) -> bool:
-    return blob.roundness >= 0.93 and blob.aspect <= 1.5 and 0.7 <= blob.fill <= 0.82
+    """A blob shaped like one disc (an ellipse, however tilted), without the notches
+    that touching discs leave in their outline (a square of four is round too)."""
+    return (
+        blob.roundness >= 0.93
+        and blob.aspect <= 1.5
+        and 0.7 <= blob.fill <= 0.82
+        and not _notched(blob)
+    )
 
 
 def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> list[np.ndarray]:

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import find_blobs
-from vision.discs import circle_split, disc_split
+from vision.discs import circle_split, disc_split, is_single_disc
 
 
 def _scene(
@@ -78,6 +78,19 @@ def _matched(quads: list[np.ndarray], centres, tolerance: float) -> int:
 
 def _radii(quads: list[np.ndarray]) -> list[float]:
     return [float(np.linalg.norm(q[1] - q[0]) / 2) for q in quads]
+
+
+# -- is_single_disc: one object or several ------------------------------------------------
+
+
+def test_a_lone_tilted_disc_is_a_single_disc():
+    _, mask = _scene([(300.0, 180.0)], 20, squash=0.82, angle=30)
+    assert is_single_disc(_the_blob(mask))
+
+
+def test_a_square_of_four_discs_is_not_a_single_disc():
+    _, mask = _scene(_block(2, 2, 12, origin=(300.0, 180.0), turn=45), 12)
+    assert not is_single_disc(_the_blob(mask))
 
 
 # -- disc_split: the mask alone ----------------------------------------------------------
