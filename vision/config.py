@@ -63,6 +63,9 @@ class VisionConfig:
     cell_coverage_min: float = 0.55
     #: Candidates matching at least this well are aligned to their template...
     align_min_score: float = 0.25
+    #: ...and above this a piece already lies on its tile: aligning it moved nothing
+    #: measurable and cost a third of the frame's time.
+    align_max_score: float = 0.9
     #: ...by sliding their templates up to this share of a side each way...
     align_reach: float = 0.3
     #: ...at these zooms.

@@ -321,7 +321,7 @@ class Recogniser:
             i
             for i, s in enumerate(scored)
             if (s.candidate.blob, s.candidate.split) in promising
-            and s.match.score >= config.align_min_score
+            and config.align_min_score <= s.match.score < config.align_max_score
         ]
         out = list(scored)
         for i, s in zip(chosen, self._realigned(pyramid, [scored[i] for i in chosen]), strict=True):
