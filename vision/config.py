@@ -61,17 +61,18 @@ class VisionConfig:
     size_cluster_tolerance: float = 0.18
     #: A grid cell must be this much object (not table) to be a tile candidate.
     cell_coverage_min: float = 0.55
-    #: Candidates matching at least this well are aligned to their template...
+    #: Candidates matching at least this well (and less well than ``align_max_score``,
+    #: above which a piece already lies on its tile) are aligned to their template...
     align_min_score: float = 0.25
-    #: ...and above this a piece already lies on its tile: aligning it moved nothing
-    #: measurable and cost a third of the frame's time.
-    align_max_score: float = 0.9
     #: ...by sliding their templates up to this share of a side each way...
     align_reach: float = 0.3
     #: ...at these zooms.
     align_zooms: tuple[float, ...] = (0.9, 1.0, 1.1)
     #: A runner-up group this close to the best is aligned too before deciding.
     align_rivalry: float = 0.15
+    #: Aligning a piece this well matched moved nothing measurable and cost a third
+    #: of the frame's time.
+    align_max_score: float = 0.9
     #: Splits of a blob whose pieces match this much worse than its best are dropped.
     split_slack: float = 0.12
     #: Least normalised correlation with the best template for a candidate to count.
