@@ -3,6 +3,14 @@
 A blob of the object mask may hold one disc or several touching ones: a row of
 tokens, a cluster or a packed block of round tiles. Each function returns the discs
 it finds as ellipse boxes (quads in work px, see :func:`vision.rectify.quad_from_ellipse`).
+
+- :func:`disc_split` reads the mask alone: distance peaks, the arcs and notches of
+  the outline, the width of a row's band.
+- :func:`circle_split` reads the rims in the grey image (a Hough transform whose
+  radius is the one that explains the blob), for blocks packed on all sides.
+
+Nothing here knows a tile set: sizes come from the blob itself (its area, depth,
+outline, step), or from the frame's tile size as a first guess only.
 """
 
 from __future__ import annotations
@@ -34,12 +42,19 @@ def is_single_disc(blob: Blob) -> bool:
 def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> list[np.ndarray]:
     """Discs in a blob of touching round objects, as ellipse boxes (quads, work px).
 
-    Along a row each disc is a peak of the distance to the blob's edge. A cluster
-    (a square of four, a plus) has one deep peak in its middle instead, a disc that
-    the outline does not follow. So the peaks are checked against the outline: an
-    outline point votes for the centre one radius inside it, and the peaks stand only
-    if they collect as much of their rims as the discs whose arcs the outline is made
-    of (see :func:`_best_discs`); otherwise those discs are used.
+    Along a row each disc is a peak of the distance to the blob's edge, and the peaks'
+    discs explain the blob's area. Where they do not:
+
+    - a cluster (a square of four, a plus) has one deep peak in its middle instead, a
+      disc that the outline does not follow; its outline's notches give it away, and
+      the discs whose arcs the outline is made of are used (:func:`_outline_discs`);
+    - a row seen at a slant has one peak for two discs; it is cut where the band
+      narrows between them (:func:`_row_by_necks`).
+
+    A straight row also gets the discs its peaks missed, and, where its discs are a
+    step apart in a band wider than that (the rest is shadow), the step's size
+    (:func:`_complete_row`). Any other blob keeps the peaks, each an ellipse fitted
+    to its share of the blob.
     """
     x, y, w, h = cv2.boundingRect(blob.contour)
     pad = 2
@@ -274,9 +289,10 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
     disc's centre collects a vote from every point of its rim, whatever the contrast.
     The radius is the one whose discs carry the most rim for the number of discs the
     blob's area implies (see :func:`_best_discs`). ``radius`` (the frame's tile size,
-    when known) is tried first, then (in a row) the size of the distance peaks; but a
-    frame's lone "discs" may be tokens or dice, so if their rims are not clear every
-    radius the blob's own size allows is tried.
+    when known) is tried first; but a frame's lone "discs" may be tokens or dice, so
+    if their rims are not clear the radii the blob's own shape allows are tried: about
+    the size of its distance peaks if they explain it (a row), else every radius from
+    a fifth of its depth (a 5 × 5 block) to all of it (one disc).
     Returns ellipse boxes (circles) in work px.
     """
     x, y, w, h = cv2.boundingRect(blob.contour)
