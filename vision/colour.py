@@ -171,20 +171,18 @@ def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> _Pair:
         return _Pair(False, nothing, nothing, 1.0, nothing, nothing, nothing)
     weight = difference[rows, cols].astype(np.float64) + 0.1 * peak
     flat = rows * size + cols
-    shifted = np.stack(
-        [
-            cv2.warpAffine(
-                face,
-                np.float32([[1, 0, dx * scale], [0, 1, dy * scale]]),
-                (size, size),
-                flags=cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            )[rows, cols].T
-            for face in (a, b)
-            for dy in PAIR_SHIFTS
-            for dx in PAIR_SHIFTS
-        ]
-    ).astype(np.float64)  # 2S×3×K
+    # only the window (and what a shift brings into it) is moved
+    margin = math.ceil(max(abs(d) for d in PAIR_SHIFTS) * scale) + 2
+    top, left = max(int(rows.min()) - margin, 0), max(int(cols.min()) - margin, 0)
+    bottom, right = min(int(rows.max()) + margin + 1, size), min(int(cols.max()) + margin + 1, size)
+    crops = np.stack([a[top:bottom, left:right], b[top:bottom, left:right]])
+    crops = crops.transpose(0, 3, 1, 2).astype(np.float64)  # face, channel, row, column
+    down = np.stack([_shift_matrix(bottom - top, d * scale) for d in PAIR_SHIFTS])
+    across = np.stack([_shift_matrix(right - left, d * scale) for d in PAIR_SHIFTS])
+    # face f moved by (PAIR_SHIFTS[x], PAIR_SHIFTS[y]) is down[y] @ crop @ across[x].T
+    sideways = crops[:, None] @ across.transpose(0, 2, 1)[None, :, None]  # f, x, c, r, col
+    moved = down[None, :, None, None] @ sideways[:, None]  # f, y, x, c, r, col
+    shifted = moved[..., rows - top, cols - left].reshape(-1, 3, len(rows))  # 2S×3×K
     weighted = shifted * weight
     return _Pair(
         local=True,
@@ -195,6 +193,20 @@ def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> _Pair:
         linear=weighted.sum(axis=2),
         quadratic=(weighted * shifted).sum(axis=2),
     )
+
+
+@functools.lru_cache(maxsize=256)
+def _shift_matrix(length: int, shift: float) -> np.ndarray:
+    """``length``×``length`` linear interpolation that moves a row of pixels by ``shift``
+    (the edge pixel repeated), as a matrix: ``moved = matrix @ row``."""
+    source = np.clip(np.arange(length) - shift, 0, length - 1)
+    low = np.floor(source).astype(int)
+    high = np.minimum(low + 1, length - 1)
+    part = source - low
+    matrix = np.zeros((length, length))
+    np.add.at(matrix, (np.arange(length), low), 1 - part)
+    np.add.at(matrix, (np.arange(length), high), part)
+    return matrix
 
 
 class _Memory:
