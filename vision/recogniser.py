@@ -128,8 +128,7 @@ class Recogniser:
         settled = {s.candidate.blob for s in singles if self._settled(s, sizes)}
         rest = self._split_candidates(blobs, settled, mask, grey, scale, sizes, calibrated)
         lap("candidates")
-        rest = self._prune_splits(pyramid, rest)
-        scored = self._align_promising(pyramid, singles + self._score_structure(pyramid, rest))
+        scored = self._align_promising(pyramid, singles + self._score_splits(pyramid, rest))
         scored += self._complete_blocks(pyramid, scored, blobs, mask, scale)
         lap("structure")
         chosen, rejected, side_px = self._choose(scored, calibrated, (width / 2, height / 2))
@@ -267,8 +266,8 @@ class Recogniser:
             scored += [_Scored(c, p, m) for c, p, m in zip(subset, patches, matches, strict=True)]
         return scored
 
-    def _prune_splits(self, pyramid: Pyramid, candidates: list[Candidate]) -> list[Candidate]:
-        """Of a blob cut in many ways, keep only the most promising cuts.
+    def _score_splits(self, pyramid: Pyramid, candidates: list[Candidate]) -> list[_Scored]:
+        """Every piece of the most promising cuts of each blob, matched (core bank).
 
         A block of unknown tile size is offered in up to ten grids; matching every cell
         of every grid costs more than the rest of the frame. A few cells spread over
@@ -284,7 +283,7 @@ class Recogniser:
             splits_of.setdefault(key[0], []).append(key)
         crowded = {blob for blob, keys in splits_of.items() if len(keys) > _SPLITS_KEPT}
         if not crowded:
-            return candidates
+            return self._score_structure(pyramid, candidates)
         samples: list[Candidate] = []
         for blob in crowded:
             for key in splits_of[blob]:
@@ -292,13 +291,17 @@ class Recogniser:
                 picks = np.unique(np.linspace(0, len(members) - 1, _SAMPLE_CELLS).round())
                 samples += [members[int(i)] for i in picks]
         sampled: dict[tuple[int, int], list[_Scored]] = {}
+        done: dict[int, _Scored] = {}
         for s in self._score_structure(pyramid, samples):
             sampled.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
+            done[id(s.candidate)] = s
         keep = set(by_split) - {key for blob in crowded for key in splits_of[blob]}
         for blob in crowded:
             ranked = sorted(splits_of[blob], key=lambda k: -_split_value(sampled[k]))
             keep |= set(ranked[:_SPLITS_KEPT])
-        return [c for c in candidates if (c.blob, c.split) in keep]
+        kept = [c for c in candidates if (c.blob, c.split) in keep]
+        fresh = self._score_structure(pyramid, [c for c in kept if id(c) not in done])
+        return fresh + [done[id(c)] for c in kept if id(c) in done]
 
     def _align_promising(self, pyramid: Pyramid, scored: list[_Scored]) -> list[_Scored]:
         """Align the pieces of each blob's most promising splits (at most two), then judge
