@@ -15,8 +15,12 @@ group that fits best under that light, with a per-object brightness and offset l
 and its plain twin differ only in a small spot) are compared where they differ: in a
 window round the spot, with brightness and contrast fitted there alone, and each member
 allowed a small shift, so that a piece a pixel or two off its place cannot make the
-wrong twin fit better than the right one. All of what the faces contribute is learnt
-once and kept; a frame costs a few small matrix products.
+wrong twin fit better than the right one. A piece that none of its faces explains
+well was usually cut off its place (a token cut with the table round it): it is cut
+again at the zoom and shift where its faces fit best before it is judged.
+
+All of what the faces contribute is learnt once and kept; a frame costs a few small
+matrix products (:class:`FrameColours` reads all of a frame's pieces at once).
 """
 
 from __future__ import annotations
@@ -270,8 +274,10 @@ class FitTable:
         member_templates: list[np.ndarray],
         mask: np.ndarray,
         *,
-        faces: list[_Faces] | None = None,
+        face_pixels: list[np.ndarray] | None = None,
     ) -> None:
+        """``face_pixels`` (optional): each patch's faces already on the mask (M×D×3);
+        patches sharing one array share the work on it."""
         n = len(patches)
         m = max((len(t) for t in member_templates), default=1)
         self.cross = np.zeros((n, m, 3))  # centred patch · template channel
@@ -288,16 +294,13 @@ class FitTable:
         self.seen = x.mean(axis=1)
         xc = x - x.mean(axis=(1, 2), keepdims=True)
         self.energy = (xc * xc).sum(axis=(1, 2))
-        if faces is None:
-            faces = [
-                _Faces(np.ascontiguousarray(t[:, mask], np.float64), 0, 0, 0)
-                for t in member_templates
-            ]
+        if face_pixels is None:
+            face_pixels = [np.ascontiguousarray(t[:, mask], np.float64) for t in member_templates]
         by_faces: dict[int, list[int]] = {}
-        for i, f in enumerate(faces):
-            by_faces.setdefault(id(f), []).append(i)
+        for i, y in enumerate(face_pixels):
+            by_faces.setdefault(id(y), []).append(i)
         for pieces in by_faces.values():
-            y = faces[pieces[0]].pixels  # M×D×3
+            y = face_pixels[pieces[0]]  # M×D×3
             k = len(y)
             # per channel: (pieces × D) @ (D × M)
             cross = np.matmul(xc[pieces].transpose(2, 0, 1), y.transpose(2, 1, 0))
@@ -427,7 +430,6 @@ class FrameColours:
         gains: np.ndarray | None = None,
     ) -> None:
         self.mask = mask
-        self.patches = patches
         keys_by_array: dict[int, tuple] = {}
         for templates in member_templates:
             if id(templates) not in keys_by_array:
@@ -438,7 +440,9 @@ class FrameColours:
             for key, templates in zip(self.keys, member_templates, strict=True)
         ]
         small = list(half_size(np.stack(patches).astype(np.float32))) if patches else []
-        table = FitTable(small, member_templates, half_mask(mask), faces=self.faces)
+        table = FitTable(
+            small, member_templates, half_mask(mask), face_pixels=[f.pixels for f in self.faces]
+        )
         if gains is None:
             weights = np.ones(len(patches)) if weights is None else np.asarray(weights, float)
             gains = _fit_lamp(table, kelvins, weights) if patches else np.ones(3)
