@@ -226,9 +226,11 @@ class _Memory:
         self.limit = limit
 
     @staticmethod
-    def key(templates: np.ndarray, mask: np.ndarray) -> tuple:
+    def key(templates: np.ndarray, mask_key: int) -> tuple:
+        """What finds a group's faces again: a sample of their pixels (every fifth row
+        and column tells any two different faces apart) and the mask's own key."""
         sample = np.ascontiguousarray(templates[:, ::5, ::5]).tobytes()
-        return templates.shape, hash(sample), hash(np.packbits(mask).tobytes())
+        return templates.shape, hash(sample), mask_key
 
     def learn_faces(self, key: tuple, templates: np.ndarray, mask: np.ndarray) -> _Faces:
         return self._keep(self.faces, key, lambda: _learn_faces(templates, mask), self.limit)
@@ -430,10 +432,11 @@ class FrameColours:
         gains: np.ndarray | None = None,
     ) -> None:
         self.mask = mask
+        mask_key = hash(np.packbits(mask).tobytes())
         keys_by_array: dict[int, tuple] = {}
         for templates in member_templates:
             if id(templates) not in keys_by_array:
-                keys_by_array[id(templates)] = _Memory.key(templates, mask)
+                keys_by_array[id(templates)] = _Memory.key(templates, mask_key)
         self.keys = [keys_by_array[id(t)] for t in member_templates]
         self.faces = [
             _MEMORY.learn_faces(key, templates, mask)
