@@ -59,20 +59,22 @@ def _turn(face: np.ndarray, angle_deg: float) -> np.ndarray:
     )
 
 
-#: Share of a face's radius whose drawing aligns a tile with its column: the rim beyond
-#: it meets the paper and the piece's shadow, which differ from slot to slot.
+#: Share of a face's half-side whose drawing aligns a tile with its column: the rim
+#: beyond it meets the paper and the piece's shadow, which differ from slot to slot.
 ALIGN_RADIUS = 0.9
 #: Rounds of aligning every tile with its column's mean, which sharpens each round.
 ALIGN_ROUNDS = 2
 
 
-def column_corrections(faces: Mapping[Tile, np.ndarray]) -> dict[Tile, np.ndarray]:
+def column_corrections(
+    faces: Mapping[Tile, np.ndarray], round_: bool = True
+) -> dict[Tile, np.ndarray]:
     """For each tile, the rigid motion (3 × 3, face pixels) that brings its drawing onto
     its motif column's: face pixel ``x`` of the corrected cut shows what the given face
     shows at ``correction @ x``.
 
     Each tile is aligned (ECC, rotation and shift) with the mean of its column, in grey
-    and inside the disc; the corrections of a column are then centred on zero, so the
+    and inside the disc (or square); the corrections of a column are then centred on zero, so the
     column as a whole keeps the turn and place it was cut at, and only the tiles' spread
     about it goes.
     """
@@ -82,7 +84,7 @@ def column_corrections(faces: Mapping[Tile, np.ndarray]) -> dict[Tile, np.ndarra
         if len(column) < 2:
             continue
         greys = {tile: _grey(faces[tile]) for tile in column}
-        mask = _disc_mask(next(iter(greys.values())).shape[0], ALIGN_RADIUS)
+        mask = _inside_mask(next(iter(greys.values())).shape[0], ALIGN_RADIUS, round_)
         for _ in range(ALIGN_ROUNDS):
             moved = {tile: _moved(greys[tile], corrections[tile]) for tile in column}
             reference = np.mean([moved[tile] for tile in column], axis=0).astype(np.float32)
@@ -97,10 +99,11 @@ def _grey(face: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(np.ascontiguousarray(face[..., :3]), cv2.COLOR_BGR2GRAY).astype(np.float32)
 
 
-def _disc_mask(side: int, share: float) -> np.ndarray:
-    ys, xs = np.mgrid[0:side, 0:side]
-    centre = (side - 1) / 2
-    return ((np.hypot(xs - centre, ys - centre) <= share * side / 2) * 255).astype(np.uint8)
+def _inside_mask(side: int, share: float, round_: bool) -> np.ndarray:
+    """The inner ``share`` of a face (disc or square), as an 8-bit mask."""
+    ys, xs = np.mgrid[0:side, 0:side] - (side - 1) / 2
+    reach = np.hypot(xs, ys) if round_ else np.maximum(np.abs(xs), np.abs(ys))
+    return ((reach <= share * side / 2) * 255).astype(np.uint8)
 
 
 def _moved(grey: np.ndarray, correction: np.ndarray) -> np.ndarray:

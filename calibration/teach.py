@@ -93,12 +93,12 @@ def teach(
                 for tile, r in by_tile.items()
             }
         _refuse(misplaced_tile(faces), "tile")
-        if round_:  # every tile's drawing exactly onto its column's: twins then match
-            corrections = column_corrections(faces)
-            faces = {
-                tile: r.reader.cut_face(r.reading, tile_size, True, turns[tile], corrections[tile])
-                for tile, r in by_tile.items()
-            }
+        # every tile's drawing exactly onto its column's, so that twins match
+        corrections = column_corrections(faces, round_)
+        faces = {
+            tile: r.reader.cut_face(r.reading, tile_size, round_, turns[tile], corrections[tile])
+            for tile, r in by_tile.items()
+        }
         faces = matched_twins(faces, round_)
 
     token_faces: dict[str, np.ndarray] = {}
