@@ -138,8 +138,9 @@ def _complete_row(
     peaks = [p for p in peaks if p[2] >= 0.75 * largest]  # not the small ones in the necks
     if len(peaks) < 2:
         return peaks, None, 0.0
-    ys, xs = np.nonzero(local[::2, ::2])
-    points = np.stack([xs * 2, ys * 2], axis=1).astype(np.float64)
+    s = max(2, int(math.sqrt(np.count_nonzero(local) / 3000)))
+    ys, xs = np.nonzero(local[::s, ::s])
+    points = np.stack([xs * s, ys * s], axis=1).astype(np.float64)
     mean = points.mean(axis=0)
     _, vectors = np.linalg.eigh(np.cov((points - mean).T))
     axis, normal = vectors[:, 1], vectors[:, 0]
@@ -194,22 +195,24 @@ def _row_by_necks(
     dips (or a dip and an end) is one disc, an ellipse as long as the stretch and as
     wide as the band. Returns (centre, axes, angle) in ROI px, or None if the blob is
     not a straight band one disc thick or shows fewer than two discs."""
-    ys, xs = np.nonzero(local)
+    # a pixel in every s × s is plenty for a large blob (its discs are large too)
+    s = max(1, int(math.sqrt(np.count_nonzero(local) / 3000)))
+    ys, xs = np.nonzero(local[::s, ::s])
     if len(xs) < 30:
         return None
-    points = np.stack([xs, ys], axis=1).astype(np.float64)
+    points = np.stack([xs, ys], axis=1).astype(np.float64) * s
     mean = points.mean(axis=0)
     _, vectors = np.linalg.eigh(np.cov((points - mean).T))
     axis, normal = vectors[:, 1], vectors[:, 0]
     along, across = (points - mean) @ axis, (points - mean) @ normal
-    slices = np.floor(along - along.min()).astype(int)
-    width = np.bincount(slices).astype(np.float64)
+    slices = np.floor((along - along.min()) / s).astype(int)  # slices s px thick
+    width = np.bincount(slices).astype(np.float64) * s  # px across
     width = np.convolve(width, [0.25, 0.5, 0.25], mode="same")
     band = float(np.percentile(width, 90))
     if band < 4 or np.ptp(across) > 1.3 * band:
         return None  # not one disc thick, or bent
     # dips: narrower than the bumps on both sides by a few percent, a disc apart
-    reach = max(2, round(0.3 * band))
+    reach = max(2, round(0.3 * band / s))
     padded = np.pad(width, reach, mode="edge")
     windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * reach + 1)
     left = windows[:, :reach].max(axis=1)
@@ -218,10 +221,10 @@ def _row_by_necks(
     dips = np.nonzero(lowest & (width < 0.93 * np.minimum(left, right)))[0]
     cuts: list[int] = []
     for i in dips[(dips >= reach) & (dips < len(width) - reach)]:
-        if not cuts or i - cuts[-1] >= 0.45 * band:
+        if not cuts or (i - cuts[-1]) * s >= 0.45 * band:
             cuts.append(int(i))
     bounds = [0, *cuts, len(width)]
-    lengths = np.diff(bounds)
+    lengths = np.diff(bounds) * s
     if len(lengths) < 2 or lengths.max() > 1.7 * lengths.min():
         return None  # one long stretch with a chance dip: not a row of alike discs
     if not 0.6 <= float(np.median(lengths)) / band <= 1.25:
@@ -234,6 +237,7 @@ def _row_by_necks(
     discs = []
     for i, (a, b) in enumerate(itertools.pairwise(bounds)):
         inside = (slices >= a) & (slices < b)
+        a, b = a * s, b * s
         middle = b - step / 2 if i == 0 else a + step / 2 if i == len(lengths) - 1 else (a + b) / 2
         t = along.min() + middle
         u = float(np.median(across[inside]))
