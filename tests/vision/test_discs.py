@@ -77,7 +77,8 @@ def _matched(quads: list[np.ndarray], centres, tolerance: float) -> int:
 
 
 def _radii(quads: list[np.ndarray]) -> list[float]:
-    return [float(np.linalg.norm(q[1] - q[0]) / 2) for q in quads]
+    """The mean half-axis of each ellipse box."""
+    return [float(np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[3] - q[0])) / 4 for q in quads]
 
 
 # -- is_single_disc: one object or several ------------------------------------------------
@@ -190,6 +191,19 @@ def test_a_block_of_small_discs_is_found_without_knowing_their_size():
     grey, mask = _scene(centres, 9.5, seed=1)
     quads = circle_split(_the_blob(mask), grey, None)
     assert _matched(quads, centres, 3) == 15 and len(quads) == 15
+
+
+def test_a_staggered_block_of_small_discs_is_found():
+    # rows shifted by half a disc, as round tiles pack when pushed together
+    r = 9.5
+    centres = [
+        (150 + 2 * r * k + (r if row % 2 else 0), 100 + r * math.sqrt(3) * row)
+        for row in range(3)
+        for k in range(5)
+    ]
+    grey, mask = _scene(centres, r, seed=5)
+    quads = circle_split(_the_blob(mask), grey, None)
+    assert len(quads) == 15 and _matched(quads, centres, 3) == 15
 
 
 def test_pale_rims_on_a_pale_table_are_enough():
