@@ -170,7 +170,7 @@ def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> _Pair:
     reach = 2 * round(PAIR_CONTEXT * scale) + 1
     window = cv2.dilate(spot, np.ones((reach, reach), np.uint8)).astype(bool) & mask
     rows, cols = np.nonzero(window)
-    if len(rows) > LOCAL_SHARE * mask.sum():  # they differ all over: no window to look in
+    if not 0 < len(rows) <= LOCAL_SHARE * mask.sum():  # all over, or nowhere: no window
         nothing = np.zeros((0, 3))
         return _Pair(False, nothing, nothing, 1.0, nothing, nothing, nothing)
     weight = difference[rows, cols].astype(np.float64) + 0.1 * peak

@@ -166,3 +166,11 @@ def test_a_strong_cool_lamp_on_figures_coloured_is_seen_and_undone(round_set: Ti
     assert gains[0] > 1.1 and gains[2] < 0.8  # it saw the cool light
     chosen = [decide_member(p, m, gains, mask)[0] for p, m in zip(patches, members, strict=True)]
     assert chosen == truths
+
+
+def test_two_faces_alike_everywhere_are_a_tie_read_with_no_clarity(round_set: TileSet):
+    model = build_model(round_set, VisionConfig())
+    _, templates = _members(model, Motif.MONK)
+    doubled = np.concatenate([templates[:2], templates[1:2]])  # a set printed twice alike
+    member, clarity = decide_member(doubled[1] * 0.9 + 5, doubled, np.ones(3), patch_mask(40, True))
+    assert member in (1, 2) and clarity == 0.0
