@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import math
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -224,6 +225,7 @@ class _Memory:
         self.faces: OrderedDict[tuple, _Faces] = OrderedDict()
         self.pairs: OrderedDict[tuple, _Pair] = OrderedDict()
         self.limit = limit
+        self.lock = threading.Lock()
 
     @staticmethod
     def key(templates: np.ndarray, mask_key: int) -> tuple:
@@ -243,16 +245,16 @@ class _Memory:
             8 * self.limit,  # a pair holds some 200 kB
         )
 
-    @staticmethod
-    def _keep(store: OrderedDict, key: tuple, make, limit: int):
-        found = store.get(key)
-        if found is None:
-            found = store[key] = make()
-            if len(store) > limit:
-                store.popitem(last=False)  # the longest unused
-        else:
-            store.move_to_end(key)
-        return found
+    def _keep(self, store: OrderedDict, key: tuple, make, limit: int):
+        with self.lock:  # a server may read several cameras' frames at once
+            found = store.get(key)
+            if found is None:
+                found = store[key] = make()
+                if len(store) > limit:
+                    store.popitem(last=False)  # the longest unused
+            else:
+                store.move_to_end(key)
+            return found
 
 
 _MEMORY = _Memory()
