@@ -313,7 +313,7 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
     if peaks and sum(math.pi * r * r for *_, r in peaks) >= 0.88 * blob.area:
         # a row: the distance peaks are its discs, and their size is the one to try
         typical = float(np.median([r for *_, r in peaks]))
-        ranges = [(max(3.5, 0.6 * typical), 1.2 * typical)]  # the band may be part shadow
+        ranges = [(max(3.5, 0.75 * typical), 1.2 * typical)]
     if radius is not None and ranges[-1][0] / 1.3 < radius < 1.3 * ranges[-1][1]:
         ranges.insert(0, (max(3.5, 0.8 * radius), 1.25 * radius))
     patch = grey[y0:y1, x0:x1]
