@@ -9,8 +9,9 @@ leaving itself out, so one misplaced tile cannot pull the comparison its way:
 - colour: a histogram of hue and saturation (white-lamp colours, so rows agree);
 - drawing: the edges of the grey picture, blurred, so colour and small shifts do not
   matter;
-- heart: what the heart adds is the same on every tile (a badge, an outline), so the
-  difference "heart minus plain" of each pair must point the way the others do.
+- heart: what the heart adds is the same on every tile of a motif (a badge, an outline,
+  a small heart on the figure), so the difference "heart minus plain" of each pair
+  must point the way the motif's other pairs do.
 
 Tokens carry colour names, so each token is compared with the colours its name and its
 neighbours' names stand for.
@@ -89,14 +90,19 @@ def _best(
 
 
 def _typical_heart(
-    drawings: Mapping[Tile, np.ndarray], leave_out: set[tuple[Colour, Motif]]
+    drawings: Mapping[Tile, np.ndarray], motif: Motif, leave_out: set[tuple[Colour, Motif]]
 ) -> np.ndarray:
-    """What a heart adds to a drawing, typically: the median of "heart minus plain"."""
+    """What a heart adds to a drawing of ``motif``, typically: the median "heart minus
+    plain" of the motif's other colours.
+
+    Within a motif the heart is drawn alike; across motifs it need not be (one set
+    puts a badge at the foot of every tile, another draws a small heart on the figure,
+    wherever the figure is).
+    """
     differences = [
-        drawings[Tile(c, m, True)] - drawings[Tile(c, m, False)]
+        drawings[Tile(c, motif, True)] - drawings[Tile(c, motif, False)]
         for c in COLOURS
-        for m in MOTIFS
-        if (c, m) not in leave_out
+        if (c, motif) not in leave_out
     ]
     return np.median(np.stack(differences), axis=0)
 
@@ -107,7 +113,7 @@ def _heart_of(tile: Tile, drawings: Mapping[Tile, np.ndarray]) -> bool:
     The pair's difference is compared with the other pairs' typical difference.
     """
     plain, heart = Tile(tile.colour, tile.motif, False), Tile(tile.colour, tile.motif, True)
-    typical = _typical_heart(drawings, {(tile.colour, tile.motif)})
+    typical = _typical_heart(drawings, tile.motif, {(tile.colour, tile.motif)})
     agreement = _cosine(drawings[heart] - drawings[plain], typical)
     if agreement < HEART_SWAP:  # the pair is the wrong way round
         return not tile.heart
@@ -122,7 +128,7 @@ def _looks_like_heart(
     Whichever of that pair's slots still holds its own tile tells: the tile minus the
     plain one should look like a heart, or the heart one minus the tile should.
     """
-    typical = _typical_heart(drawings, {(tile.colour, tile.motif), (colour, motif)})
+    typical = _typical_heart(drawings, motif, {(tile.colour, tile.motif), (colour, motif)})
     as_heart = _cosine(drawings[tile] - drawings[Tile(colour, motif, False)], typical)
     as_plain = _cosine(drawings[Tile(colour, motif, True)] - drawings[tile], typical)
     return as_heart > as_plain

@@ -92,13 +92,14 @@ def teach(
                 tile: r.reader.cut_face(r.reading, tile_size, True, turns[tile])
                 for tile, r in by_tile.items()
             }
-        _refuse(misplaced_tile(faces), "tile")
-        # every tile's drawing exactly onto its column's, so that twins match
+        # every tile's drawing exactly onto its column's, so that twins match (and a
+        # heart is not mistaken for the faint difference of two cuts)
         corrections = column_corrections(faces, round_)
         faces = {
             tile: r.reader.cut_face(r.reading, tile_size, round_, turns[tile], corrections[tile])
             for tile, r in by_tile.items()
         }
+        _refuse(misplaced_tile(faces), "tile")
         faces = matched_twins(faces, round_)
 
     token_faces: dict[str, np.ndarray] = {}
