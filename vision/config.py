@@ -90,6 +90,9 @@ class VisionConfig:
     #: Detections less sure than this (0..1, see ``Recogniser``) are reported as rejected:
     #: measured on rendered photos, they were wrong far more often than right.
     accept_confidence_min: float = 0.3
+    #: A round tile found by its rim alone (no blob of the object mask) must match
+    #: its face at least this well.
+    second_look_min: float = 0.7
     #: Pieces matching a tile face this well set the frame's tile size.
     size_anchor_score: float = 0.7
     #: Token diameter as a share of the tile size: wide, since print runs differ.

@@ -131,7 +131,9 @@ class Recogniser:
         scored = self._align_promising(pyramid, singles + self._score_splits(pyramid, rest))
         scored += self._complete_blocks(pyramid, scored, blobs, mask, scale)
         lap("structure")
-        chosen, rejected, side_px = self._choose(scored, calibrated, (width / 2, height / 2))
+        chosen, rejected, size_at = self._choose(scored, calibrated)
+        chosen += self._look_again(pyramid, grey, scale, chosen, size_at)
+        side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
         tiles, tokens, unsure, gains = self._colour(chosen)
         lap("colour")
@@ -429,8 +431,8 @@ class Recogniser:
         return Candidate(quad=quad, round=c.round, blob=c.blob, split=c.split, cover=c.cover)
 
     def _choose(
-        self, scored: list[_Scored], side_px: float | None, centre: tuple[float, float]
-    ) -> tuple[list[_Scored], list[RejectedCandidate], float | None]:
+        self, scored: list[_Scored], side_px: float | None
+    ) -> tuple[list[_Scored], list[RejectedCandidate], SizeModel | None]:
         """Keep each blob's best-explained split, then turn down what is not a tile.
 
         Without a table calibration, the size of a tile in this frame is taken from
@@ -506,8 +508,7 @@ class Recogniser:
                     rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
         chosen, doubles = _one_per_place(chosen)
         rejected += doubles
-        side_px = size_at(centre) if size_at else None
-        return chosen, rejected, side_px
+        return chosen, rejected, size_at
 
     def _kind_by_size(
         self, scored: list[_Scored], best: list[_Scored], size_at: SizeModel
@@ -572,6 +573,75 @@ class Recogniser:
                     if match.score >= least:
                         out[i] = _Scored(scored[i].candidate, scored[i].patch, match)
         return out
+
+    def _look_again(
+        self,
+        pyramid: Pyramid,
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
+    ) -> list[_Scored]:
+        """Round tiles the object mask missed, found by their rims.
+
+        A tile whose figure has the colours of a patterned cloth can vanish from the
+        mask. Once the frame's tiles give the tile size, such a tile's rim is still a
+        circle of known radius among the frame's edges; each circle not already
+        explained is cut in the shape of the nearest recognised tile (the same tilt)
+        and kept only on a clear match, as it has no blob to vouch for it.
+        """
+        if size_at is None or self.model.round is None or not self.tileset.has_tiles:
+            return []
+        tiles = [s for s in chosen if s.candidate.round and not self._is_token(s)]
+        if not tiles:
+            return []
+        height, width = grey.shape
+        corners = [
+            (0.0, 0.0),
+            (width * scale, 0.0),
+            (0.0, height * scale),
+            (width * scale, height * scale),
+        ]
+        sides = [size_at(c) for c in corners]
+        low, high = 0.8 * min(sides) / 2 / scale, 1.15 * max(sides) / 2 / scale
+        if low < 4:
+            return []
+        found = cv2.HoughCircles(
+            cv2.GaussianBlur(grey, (0, 0), 1.2),
+            cv2.HOUGH_GRADIENT_ALT,
+            dp=1.0,
+            minDist=1.5 * low,
+            param1=120,
+            param2=0.6,
+            minRadius=int(low),
+            maxRadius=math.ceil(high),
+        )
+        if found is None:
+            return []
+        candidates = []
+        for k, (x, y, radius) in enumerate(found[0]):
+            centre = np.array([(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5])
+            side = size_at((float(centre[0]), float(centre[1])))
+            if abs(2 * radius * scale / side - 1) > 0.25:
+                continue
+            if any(_distance(s.candidate.center, centre) < 0.6 * side for s in chosen):
+                continue
+            near = min(tiles, key=lambda s: _distance(s.candidate.center, centre))
+            shape = near.candidate.quad - near.candidate.quad.mean(axis=0)
+            quad = (shape * (side / near.candidate.side) + centre).astype(np.float32)
+            candidates.append(Candidate(quad=quad, round=True, blob=-1 - k, split=0))
+        found_tiles = [
+            s
+            for s in self._realigned(pyramid, self._score_structure(pyramid, candidates))
+            if not self._is_token(s)
+            and s.score >= self.config.second_look_min
+            and self._rejection(s, size_at(s.candidate.center)) is None
+            and all(
+                _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
+                for c in chosen
+            )
+        ]
+        return _one_per_place(found_tiles)[0]
 
     def _size_model(self, pieces: list[_Scored], calibrated: float | None) -> SizeModel | None:
         """The side of a tile expected at each point of the frame, or None if unknown.
@@ -720,6 +790,10 @@ def _single_threaded_blas() -> None:
     threads make every product ten times slower.
     """
     threadpool_limits(limits=1, user_api="blas")
+
+
+def _distance(a: tuple[float, float] | np.ndarray, b: tuple[float, float] | np.ndarray) -> float:
+    return float(np.hypot(a[0] - b[0], a[1] - b[1]))
 
 
 def _best_in_place(piece: _Scored, scored: list[_Scored]) -> _Scored:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import cv2
 import numpy as np
 import pytest
 
+import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
 from vision.config import VisionConfig
 from vision.evaluate import score_photo
@@ -134,3 +136,23 @@ def test_a_detection_less_sure_than_the_least_confidence_is_reported_as_rejected
     result = Recogniser(square_set, config).detect(photo.image)
     assert result.tiles == ()
     assert sum(r.reason.startswith("unsure") for r in result.rejected) == 4
+
+
+def test_a_round_tile_the_object_mask_missed_is_found_by_its_rim(
+    round_set, round_recogniser, monkeypatch
+):
+    photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="spread")
+    lost = photo.tiles[0]
+    real_mask = recogniser_module.object_mask
+
+    def mask_without_the_tile(small, config):
+        mask = real_mask(small, config)
+        scale = photo.image.shape[1] / small.shape[1]
+        centre = (round(lost.center[0] / scale), round(lost.center[1] / scale))
+        cv2.circle(mask, centre, round(0.8 * photo.tile_px / scale), 0, -1)
+        return mask
+
+    monkeypatch.setattr(recogniser_module, "object_mask", mask_without_the_tile)
+    result = round_recogniser.detect(photo.image)
+    found = [t for t in result.tiles if np.hypot(*np.subtract(t.center, lost.center)) < 10]
+    assert [t.tile for t in found] == [lost.tile]
