@@ -454,23 +454,9 @@ class FrameColours:
         self.gains = np.asarray(gains, np.float64)
         self.residuals = table.residuals(self.gains)  # N×M
         self._blurred: dict[int, np.ndarray] = {}
-        self.given = (tuple(patches), tuple(member_templates))
         self.patches = list(patches)
         for index in np.flatnonzero(self.residuals.min(axis=1) > POOR_FIT):
             self._search(int(index), table)
-
-    def index_of(
-        self, patch: np.ndarray, templates: np.ndarray, gains: np.ndarray, mask: np.ndarray
-    ) -> int | None:
-        """Which piece ``patch`` (the very array) is, if read here with these faces, gains
-        and mask; ``None`` otherwise."""
-        if not (np.array_equal(gains, self.gains) and np.array_equal(mask, self.mask)):
-            return None
-        patches, members = self.given
-        for k, given in enumerate(patches):
-            if given is patch:
-                return k if members[k] is templates else None
-        return None
 
     def _search(self, index: int, table: FitTable) -> None:
         """Re-cut a poorly fitting piece at the zoom and shift where its faces fit best."""
@@ -537,14 +523,8 @@ def estimate_gains(
     weights: np.ndarray | None = None,
 ) -> np.ndarray:
     """The frame's BGR gains: the lamp under which the candidates fit their faces best.
-
-    The frame read on the way is kept, so that :func:`decide_member` on these same
-    patches (the usual next call) costs no more than :meth:`FrameColours.decide`.
-    """
-    global _LAST_FRAME
-    frame = FrameColours(patches, member_templates, mask, kelvins, weights)
-    _LAST_FRAME = frame
-    return frame.gains
+    (The recogniser keeps the whole :class:`FrameColours` to read each piece next.)"""
+    return FrameColours(patches, member_templates, mask, kelvins, weights).gains
 
 
 def decide_member(
@@ -554,18 +534,6 @@ def decide_member(
     mask: np.ndarray,
     exclude: frozenset[int] = frozenset(),
 ) -> tuple[int, float]:
-    """The member that explains the patch under ``gains``, and how clearly (0..1).
-
-    Members in ``exclude`` (faces already seen elsewhere in the frame) are not
-    considered. A patch of the frame last given to :func:`estimate_gains`, with its
-    templates and gains, is answered from that frame; any other is read on its own.
-    """
-    frame = _LAST_FRAME
-    if frame is not None:
-        index = frame.index_of(patch, templates, gains, mask)
-        if index is not None:
-            return frame.decide(index, exclude)
+    """The member that explains one patch under ``gains``, and how clearly (0..1);
+    members in ``exclude`` (faces already seen elsewhere in the frame) are left out."""
     return FrameColours([patch], [templates], mask, gains=gains).decide(0, exclude)
-
-
-_LAST_FRAME: FrameColours | None = None

@@ -43,7 +43,7 @@ from vision.candidates import (
     quad_side,
     single_outline,
 )
-from vision.colour import decide_member, estimate_gains, upright
+from vision.colour import FrameColours, upright
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
 from vision.discs import circle_split, disc_split, is_single_disc
@@ -97,6 +97,12 @@ class Recogniser:
         _single_threaded_blas()
         self.config = config or VisionConfig.load()
         self.model: AppearanceModel = build_model(tileset, self.config)
+        # one array of faces per group, shared by its pieces (the colour stage reduces
+        # each array once and remembers it)
+        self._member_faces = {
+            g: self.model.colour_templates[list(members)]
+            for g, members in enumerate(self.model.groups)
+        }
         self.tileset = tileset
 
     def detect(self, image: np.ndarray, correction: CameraCorrection | None = None) -> FrameResult:
@@ -695,10 +701,7 @@ class Recogniser:
         self,
         chosen: list[_Scored],
         subset: list[int],
-        patches: list[np.ndarray],
-        members: list[np.ndarray],
-        gains: np.ndarray,
-        mask: np.ndarray,
+        frame: FrameColours,
         results: dict[int, tuple[int, float]],
     ) -> None:
         """Every Moon tile is unique: where two pieces read as the same tile, the less
@@ -719,13 +722,10 @@ class Recogniser:
                     key=lambda i: -_confidence(chosen[i].score, chosen[i].margin, results[i][1])
                 )
                 for i in ids[1:]:
-                    k = subset.index(i)
                     excluded[i].add(results[i][0])
-                    if len(excluded[i]) >= len(members[k]):
+                    if len(excluded[i]) >= len(model.groups[chosen[i].group]):
                         continue
-                    results[i] = decide_member(
-                        patches[k], members[k], gains, mask, frozenset(excluded[i])
-                    )
+                    results[i] = frame.decide(subset.index(i), frozenset(excluded[i]))
 
     def _colour(
         self, chosen: list[_Scored]
@@ -744,15 +744,16 @@ class Recogniser:
             subset = [i for i, s in enumerate(chosen) if s.candidate.round == round_]
             if not subset:
                 continue
-            patches = [upright(chosen[i].patch, chosen[i].turn).astype(np.float32) for i in subset]
-            members = [model.colour_templates[list(model.groups[chosen[i].group])] for i in subset]
+            patches = [upright(chosen[i].patch, chosen[i].turn) for i in subset]
+            members = [self._member_faces[chosen[i].group] for i in subset]
             weights = np.array([max(chosen[i].score, 0.05) for i in subset])
-            gains = estimate_gains(
+            frame = FrameColours(
                 patches, members, masks[round_], self.config.illuminant_kelvins, weights
             )
+            gains = frame.gains
             for k, i in enumerate(subset):
-                results[i] = decide_member(patches[k], members[k], gains, masks[round_])
-            self._settle_duplicates(chosen, subset, patches, members, gains, masks[round_], results)
+                results[i] = frame.decide(k)
+            self._settle_duplicates(chosen, subset, frame, results)
         for i, s in enumerate(chosen):
             member, clarity = results[i]
             label = model.labels[model.groups[s.group][member]]
