@@ -588,31 +588,59 @@ class Recogniser:
         chosen: list[_Scored],
         size_at: SizeModel | None,
     ) -> list[_Scored]:
-        """Round tiles the object mask missed, found by their rims.
+        """Round tiles and tokens the object mask missed, found by their rims.
 
-        A tile whose figure has the colours of a patterned cloth can vanish from the
-        mask. Once the frame's tiles give the tile size, such a tile's rim is still a
-        circle of known radius among the frame's edges; each circle not already
-        explained is cut in the shape of the nearest recognised tile (the same tilt)
-        and kept only on a clear match, as it has no blob to vouch for it.
+        A piece whose colours are a patterned cloth's own can vanish from the mask.
+        Once the frame's pieces give their size, such a piece's rim is still a circle
+        of known radius among the frame's edges; each circle not already explained
+        is cut in the shape of the nearest recognised piece of its kind (the same
+        tilt) and kept only on a clear match, as it has no blob to vouch for it.
         """
-        if size_at is None or self.model.round is None or not self.tileset.has_tiles:
+        if size_at is None or self.model.round is None:
             return []
-        tiles = [s for s in chosen if s.candidate.round and not self._is_token(s)]
-        if not tiles:
-            return []
+        found: list[_Scored] = []
+        for token in (False, True):
+            known = [s for s in chosen if s.candidate.round and self._is_token(s) == token]
+            if len(known) < (2 if token else 1):
+                continue  # a token's size is only known from the frame's tokens
+            ratio = np.median([s.candidate.side / size_at(s.candidate.center) for s in known])
+            candidates = self._rims(grey, scale, chosen + found, known, size_at, float(ratio))
+            found += [
+                s
+                for s in self._realigned(pyramid, self._score_structure(pyramid, candidates))
+                if self._is_token(s) == token
+                and s.score >= self.config.second_look_min
+                and self._rejection(s, size_at(s.candidate.center)) is None
+                and all(
+                    _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
+                    for c in chosen + found
+                )
+            ]
+        return _one_per_place(found)[0]
+
+    def _rims(
+        self,
+        grey: np.ndarray,
+        scale: float,
+        taken: list[_Scored],
+        known: list[_Scored],
+        size_at: SizeModel,
+        ratio: float,
+    ) -> list[Candidate]:
+        """Circles ``ratio`` times a tile's size among the frame's edges, where nothing
+        lies yet, each cut in the shape of the nearest known piece."""
+
+        def sizes(point: tuple[float, float]) -> float:
+            return ratio * size_at(point)
+
         height, width = grey.shape
-        corners = [
-            (0.0, 0.0),
-            (width * scale, 0.0),
-            (0.0, height * scale),
-            (width * scale, height * scale),
-        ]
-        sides = [size_at(c) for c in corners]
+        corners = [(0.0, 0.0), (width * scale, 0.0), (0.0, height * scale)]
+        corners.append((width * scale, height * scale))
+        sides = [sizes(c) for c in corners]
         low, high = 0.8 * min(sides) / 2 / scale, 1.15 * max(sides) / 2 / scale
-        if low < 4:
+        if low < 3:
             return []
-        found = cv2.HoughCircles(
+        circles = cv2.HoughCircles(
             cv2.GaussianBlur(grey, (0, 0), 1.2),
             cv2.HOUGH_GRADIENT_ALT,
             dp=1.0,
@@ -622,32 +650,21 @@ class Recogniser:
             minRadius=int(low),
             maxRadius=math.ceil(high),
         )
-        if found is None:
+        if circles is None:
             return []
         candidates = []
-        for k, (x, y, radius) in enumerate(found[0]):
+        for k, (x, y, radius) in enumerate(circles[0]):
             centre = np.array([(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5])
-            side = size_at((float(centre[0]), float(centre[1])))
+            side = sizes((float(centre[0]), float(centre[1])))
             if abs(2 * radius * scale / side - 1) > 0.25:
                 continue
-            if any(_distance(s.candidate.center, centre) < 0.6 * side for s in chosen):
+            if any(_distance(s.candidate.center, centre) < 0.6 * side for s in taken):
                 continue
-            near = min(tiles, key=lambda s: _distance(s.candidate.center, centre))
+            near = min(known, key=lambda s: _distance(s.candidate.center, centre))
             shape = near.candidate.quad - near.candidate.quad.mean(axis=0)
             quad = (shape * (side / near.candidate.side) + centre).astype(np.float32)
             candidates.append(Candidate(quad=quad, round=True, blob=-1 - k, split=0))
-        found_tiles = [
-            s
-            for s in self._realigned(pyramid, self._score_structure(pyramid, candidates))
-            if not self._is_token(s)
-            and s.score >= self.config.second_look_min
-            and self._rejection(s, size_at(s.candidate.center)) is None
-            and all(
-                _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
-                for c in chosen
-            )
-        ]
-        return _one_per_place(found_tiles)[0]
+        return candidates
 
     def _size_model(self, pieces: list[_Scored], calibrated: float | None) -> SizeModel | None:
         """The side of a tile expected at each point of the frame, or None if unknown.

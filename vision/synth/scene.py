@@ -95,8 +95,8 @@ def render_photo(
     if token_rows and tileset.has_tokens:
         groups += [_token_row(tileset, rng) for _ in range(token_rows)]
     if distractors:
-        if distractors is True:
-            names = ["card", "die", "die", "hand", "mat"][: 2 + level]
+        if distractors is True:  # the hard level has everything, the deposit mat too
+            names = ["card", "die", "die", "hand", "mat"][: 2 + level if level < 2 else 5]
         else:
             names = list(distractors)
         groups += [[_distractor(name, tile_mm, rng)] for name in names]
