@@ -16,7 +16,7 @@ from calibration.alignment import column_corrections, upright_turns
 from calibration.checks import Misplaced, misplaced_tile, misplaced_token
 from calibration.layout import TOKEN_BACK_SLOT, Slot
 from calibration.locate import LocatedPage, locate_page
-from calibration.slots import PageReader, SlotReading, fit_disc
+from calibration.slots import PageReader, SlotReading, fit_disc, ring_centre
 from calibration.twins import matched_twins
 from companion.bitenight.tiles import Tile
 from companion.errors import CompanionError
@@ -128,8 +128,9 @@ def teach(
 
 
 def _centred(reading: SlotReading, diameter_mm: float) -> SlotReading:
-    """The reading of a round piece with its centre fitted to its known size."""
-    centre, _ = fit_disc(reading, diameter_mm)
+    """The reading of a round piece centred on its printed rings, else on its edge fitted
+    to its known size."""
+    centre = ring_centre(reading) or fit_disc(reading, diameter_mm)[0]
     return replace(reading, centre_mm=centre)
 
 
