@@ -62,20 +62,7 @@ def accuracy(tileset: TileSet, photos: tuple) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    "name",
-    [
-        "nocturne",
-        pytest.param(
-            "lantern",
-            # Known gap (issue 4 stays open): taught 0.744 vs pristine 0.784. The misses
-            # are touching round tiles the recogniser splits differently when the taught
-            # templates are ~1 % off in size; docs/calibration.md has the analysis.
-            # strict: the day it passes, this mark must go.
-            marks=pytest.mark.xfail(strict=True, reason="round tile sets teach 4 points short"),
-        ),
-    ],
-)
+@pytest.mark.parametrize("name", ["nocturne", "lantern"])
 def test_a_taught_set_reads_collections_within_one_point_of_the_pristine_set(name: str) -> None:
     photos = collections(name)
     pristine = accuracy(sample(name), photos)
