@@ -8,6 +8,8 @@ bounding box of their ellipse, which maps the ellipse back onto a circle.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -23,8 +25,7 @@ def rectify(image: np.ndarray, quad: np.ndarray, patch_px: int) -> np.ndarray:
     first shrunk by area averaging, so fine artwork does not alias.
     """
     quad = np.asarray(quad, np.float32)
-    side = float(np.max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
-    factor = side / patch_px
+    factor = longest_side(quad) / patch_px
     if factor > 1.5:
         x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 1
         x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 2
@@ -62,11 +63,18 @@ class Pyramid:
 
     def rectify(self, quad: np.ndarray, patch_px: int) -> np.ndarray:
         quad = np.asarray(quad, np.float32)
-        side = float(np.max(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+        side = longest_side(quad)
         level = 0
         while level + 1 < len(self.levels) and side / 2 ** (level + 1) >= 1.2 * patch_px:
             level += 1
         return rectify(self.levels[level], quad / 2**level, patch_px)
+
+
+def longest_side(quad: np.ndarray) -> float:
+    """The longest of a quadrilateral's four sides (plain floats: this runs for every
+    cut, where NumPy's per-call cost on four points was most of the work)."""
+    a, b, c, d = (tuple(p) for p in quad.tolist())
+    return max(math.dist(a, b), math.dist(b, c), math.dist(c, d), math.dist(d, a))
 
 
 def full_quad(width: int, height: int) -> np.ndarray:
