@@ -274,6 +274,10 @@ def _run_seats(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The tile set shipped in samples/, found from the package (the command may run anywhere).
+BUNDLED_TILESET = Path(__file__).resolve().parent.parent / "samples" / "tilesets" / "nocturne"
+
+
 def _register_benchmark(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "benchmark",
@@ -283,7 +287,11 @@ def _register_benchmark(commands: argparse._SubParsersAction) -> None:
         "the folder. Prints the median and range of each.",
     )
     parser.add_argument(
-        "--tileset", metavar="DIR", type=Path, default=Path("samples/tilesets/nocturne")
+        "--tileset",
+        metavar="DIR",
+        type=Path,
+        default=BUNDLED_TILESET,
+        help="the tile set whose pieces lie on the sheet (default: the bundled nocturne set)",
     )
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
