@@ -65,6 +65,9 @@ _SAMPLE_CELLS = 5
 _LATTICE_SPLIT = 1000
 #: Tokens this much smaller than tiles (or more) are told from tiles by size too.
 _KINDS_APART = 0.15
+#: Missed round pieces are looked for within this many of their kind's sides of the
+#: pieces found (a row or block continues; the rest of the frame was seen by the mask).
+_RIM_REACH = 2.5
 
 
 @dataclass(frozen=True, eq=False)
@@ -640,8 +643,13 @@ class Recogniser:
         low, high = 0.8 * min(sides) / 2 / scale, 1.15 * max(sides) / 2 / scale
         if low < 3:
             return []
+        # a lost piece lies beside the others of its kind (in their row or block)
+        points = np.array([s.candidate.center for s in known]) / scale
+        reach = _RIM_REACH * max(s.candidate.side for s in known) / scale
+        x0, y0 = np.maximum(np.floor(points.min(axis=0) - reach), 0).astype(int)
+        x1, y1 = np.ceil(points.max(axis=0) + reach).astype(int)
         circles = cv2.HoughCircles(
-            cv2.GaussianBlur(grey, (0, 0), 1.2),
+            cv2.GaussianBlur(grey[y0:y1, x0:x1], (0, 0), 1.2),
             cv2.HOUGH_GRADIENT_ALT,
             dp=1.0,
             minDist=1.5 * low,
@@ -654,7 +662,7 @@ class Recogniser:
             return []
         candidates = []
         for k, (x, y, radius) in enumerate(circles[0]):
-            centre = np.array([(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5])
+            centre = np.array([(x + x0 + 0.5) * scale - 0.5, (y + y0 + 0.5) * scale - 0.5])
             side = sizes((float(centre[0]), float(centre[1])))
             if abs(2 * radius * scale / side - 1) > 0.25:
                 continue
