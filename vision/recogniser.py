@@ -224,7 +224,8 @@ class Recogniser:
             else:
                 side = guess
             trusted = sizes is not None
-            if tileset.has_tiles and not round_tiles:
+            narrow = trusted and side and blob.short_side < config.tile_size_range[0] * side
+            if tileset.has_tiles and not round_tiles and not narrow:  # narrow: a token row
                 for cells in grid_splits(blob, side, config, trusted=trusted):
                     shares = coverage(mask, cells)
                     quads = [
@@ -284,7 +285,7 @@ class Recogniser:
         of every grid costs more than the rest of the frame. A few cells spread over
         each grid already show whether it lies on tile borders (each cell then holds
         one face) or across them, so each grid is judged by a sample and only the best
-        two are matched in full.
+        (and the second best, if it is close) are matched in full.
         """
         by_split: dict[tuple[int, int], list[Candidate]] = {}
         for c in candidates:
@@ -308,8 +309,10 @@ class Recogniser:
             done[id(s.candidate)] = s
         keep = set(by_split) - {key for blob in crowded for key in splits_of[blob]}
         for blob in crowded:
-            ranked = sorted(splits_of[blob], key=lambda k: -_split_value(sampled[k]))
-            keep |= set(ranked[:_SPLITS_KEPT])
+            values = {k: _split_value(sampled[k]) for k in splits_of[blob]}
+            ranked = sorted(values, key=lambda k: -values[k])[:_SPLITS_KEPT]
+            top = values[ranked[0]]
+            keep |= {k for k in ranked if values[k] >= top - self.config.split_slack}
         kept = [c for c in candidates if (c.blob, c.split) in keep]
         fresh = self._score_structure(pyramid, [c for c in kept if id(c) not in done])
         return fresh + [done[id(c)] for c in kept if id(c) in done]
