@@ -273,7 +273,7 @@ class Recogniser:
             subset = [c for c in candidates if c.round == round_]
             if bank is None or not subset:
                 continue
-            patches = np.stack([pyramid.rectify(c.quad, patch_px) for c in subset])
+            patches = pyramid.rectify_many([c.quad for c in subset], patch_px)
             matches = match_structure(patches, bank, len(self.model.groups), core_only=True)
             scored += [_Scored(c, p, m) for c, p, m in zip(subset, patches, matches, strict=True)]
         return scored
@@ -409,7 +409,7 @@ class Recogniser:
             if bank is None or not batch:
                 continue
             size = self.config.patch_px
-            patches = np.stack([pyramid.rectify(moved[i].quad, size) for i in batch])
+            patches = pyramid.rectify_many([moved[i].quad for i in batch], size)
             matches = match_structure(patches, bank, len(self.model.groups), core_only=False)
             for i, patch, match in zip(batch, patches, matches, strict=True):
                 if match.score >= pieces[i].match.score:

@@ -8,6 +8,7 @@ bounding box of their ellipse, which maps the ellipse back onto a circle.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -68,6 +69,59 @@ class Pyramid:
         while level + 1 < len(self.levels) and side / 2 ** (level + 1) >= 1.2 * patch_px:
             level += 1
         return rectify(self.levels[level], quad / 2**level, patch_px)
+
+    def rectify_many(self, quads: list[np.ndarray], patch_px: int) -> np.ndarray:
+        """:meth:`rectify` for many quads at once (N×P×P×3): one remap per pyramid
+        level instead of one warp per quad, whose per-call cost dominated.
+
+        Each quad is cut from the level where it is one to two patches across: sampled
+        bilinearly, it aliases little (less than the matching's own blur forgives)
+        and loses no detail to upsampling. Measured against :meth:`rectify`, the
+        recognition was as good or better on every set and level.
+        """
+        out = np.empty((len(quads), patch_px, patch_px, self.levels[0].shape[2]), np.uint8)
+        if not quads:
+            return out
+        levels = [self._level_for(longest_side(np.asarray(q)), patch_px) for q in quads]
+        edge = patch_px - 0.5
+        target = np.array([[-0.5, -0.5], [edge, -0.5], [edge, edge], [-0.5, edge]], np.float32)
+        grid = _patch_grid(patch_px)  # 3×P²
+        for level in sorted(set(levels)):
+            chosen = [i for i, lv in enumerate(levels) if lv == level]
+            homographies = np.stack(
+                [
+                    cv2.getPerspectiveTransform(
+                        target, (np.asarray(quads[i], np.float32) / 2**level - 0.5)
+                    )
+                    for i in chosen
+                ]
+            )
+            mapped = homographies.astype(np.float32) @ grid  # N×3×P²
+            maps = mapped[:, :2] / mapped[:, 2:3]
+            map_x = maps[:, 0].reshape(-1, patch_px)
+            map_y = maps[:, 1].reshape(-1, patch_px)
+            cut = cv2.remap(
+                self.levels[level],
+                map_x,
+                map_y,
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            out[chosen] = cut.reshape(len(chosen), patch_px, patch_px, -1)
+        return out
+
+    def _level_for(self, side: float, patch_px: int) -> int:
+        level = 0
+        while level + 1 < len(self.levels) and side / 2 ** (level + 1) >= patch_px:
+            level += 1
+        return level
+
+
+@functools.cache
+def _patch_grid(patch_px: int) -> np.ndarray:
+    """The patch's pixel centres as homogeneous columns (3×P², float32)."""
+    ys, xs = np.mgrid[0:patch_px, 0:patch_px].astype(np.float32)
+    return np.stack([xs.ravel(), ys.ravel(), np.ones(patch_px * patch_px, np.float32)])
 
 
 def longest_side(quad: np.ndarray) -> float:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from companion.bitenight.tiles import Tile
@@ -31,3 +32,21 @@ def test_the_pyramid_cuts_a_large_tile_like_a_direct_cut():
     direct = rectify(image, quad, 40).astype(float)
     from_pyramid = Pyramid(image).rectify(quad, 40).astype(float)
     assert np.abs(direct - from_pyramid).mean() < 6
+
+
+def test_many_cuts_at_once_match_one_at_a_time():
+    rng = np.random.default_rng(1)
+    image = cv2.GaussianBlur((rng.random((480, 640, 3)) * 255).astype(np.uint8), (0, 0), 4)
+    pyramid = Pyramid(image)
+    quads = []
+    for side in (30, 45, 70, 110, 160):  # from each level of the pyramid
+        angle = rng.uniform(0, 2 * np.pi)
+        u = side / 2 * np.array([np.cos(angle), np.sin(angle)])
+        v = np.array([-u[1], u[0]])
+        c = rng.uniform(150, 300, 2)
+        quads.append(np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32))
+    many = pyramid.rectify_many(quads, 40)
+    assert many.shape == (5, 40, 40, 3)
+    for quad, cut in zip(quads, many, strict=True):
+        one = pyramid.rectify(quad, 40)
+        assert np.abs(one.astype(int) - cut.astype(int)).mean() < 2.0
