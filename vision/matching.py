@@ -76,44 +76,52 @@ def match_structure(
 
 def align(
     pyramid: Pyramid,
-    quad: np.ndarray,
-    hypotheses: list[tuple[int, float]],
+    quads: list[np.ndarray],
+    hypotheses: list[list[tuple[int, float]]],
     bank: TemplateBank,
     patch_px: int,
     zooms: tuple[float, ...],
     reach: float,
-) -> tuple[np.ndarray, float]:
-    """Move and scale ``quad`` to where the hypotheses' templates fit best.
+) -> list[tuple[np.ndarray, float]]:
+    """Move and scale each quad to where its hypotheses' templates fit best.
 
-    The frame is cut ``reach`` (a share of the side) wider on every side; each
-    template is slid over that cut at each zoom. Returns the new quad and its fit.
+    The frame is cut ``reach`` (a share of the side) wider on every side of each
+    quad (all cuts at once); each of the quad's (group, turn) templates is slid over
+    its cut at each zoom. Returns each new quad and its fit (the quad as it was, and
+    -1, where no template applies).
     """
     margin = max(2, round(reach * patch_px))
     size = patch_px + 2 * margin
-    centre = quad.mean(axis=0)
-    wide = centre + (quad - centre) * size / patch_px
-    band = band_pass(pyramid.rectify(wide, size)[None])[0]
+    wides = []
+    for quad in quads:
+        centre = quad.mean(axis=0)
+        wides.append(centre + (quad - centre) * size / patch_px)
+    bands = band_pass(pyramid.rectify_many(wides, size))
     inner = _mask_margin(bank.mask)
-    best_fit, best_box = -2.0, None
-    for zoom in zooms:
-        for key in hypotheses:
-            template = _zoomed(bank, key, zoom, inner)
-            if template is None or template.shape[0] > size:
-                continue
-            response = cv2.matchTemplate(band, template, cv2.TM_CCOEFF_NORMED)
-            _, fit, _, (x, y) = cv2.minMaxLoc(response)
-            if fit > best_fit:
-                # the template's edge lies ``inner`` (zoomed) inside the tile's
-                extent = patch_px * template.shape[0] / (patch_px - 2 * inner)
-                x0 = x - (extent - template.shape[0]) / 2
-                y0 = y - (extent - template.shape[0]) / 2
-                best_fit = fit
-                best_box = np.array(
-                    [[x0, y0], [x0 + extent, y0], [x0 + extent, y0 + extent], [x0, y0 + extent]]
-                )
-    if best_box is None:
-        return quad, -1.0
-    return _unwarp(best_box, wide, size), float(best_fit)
+    out = []
+    for quad, wide, band, keys in zip(quads, wides, bands, hypotheses, strict=True):
+        best_fit, best_box = -2.0, None
+        for zoom in zooms:
+            for key in keys:
+                template = _zoomed(bank, key, zoom, inner)
+                if template is None or template.shape[0] > size:
+                    continue
+                response = cv2.matchTemplate(band, template, cv2.TM_CCOEFF_NORMED)
+                _, fit, _, (x, y) = cv2.minMaxLoc(response)
+                if fit > best_fit:
+                    # the template's edge lies ``inner`` (zoomed) inside the tile's
+                    extent = patch_px * template.shape[0] / (patch_px - 2 * inner)
+                    x0 = x - (extent - template.shape[0]) / 2
+                    y0 = y - (extent - template.shape[0]) / 2
+                    best_fit = fit
+                    best_box = np.array(
+                        [[x0, y0], [x0 + extent, y0], [x0 + extent, y0 + extent], [x0, y0 + extent]]
+                    )
+        if best_box is None:
+            out.append((quad, -1.0))
+        else:
+            out.append((_unwarp(best_box, wide, size), float(best_fit)))
+    return out
 
 
 def _zoomed(

@@ -399,48 +399,48 @@ class Recogniser:
         return self.model.group_names[s.group].startswith("token")
 
     def _realigned(self, pyramid: Pyramid, pieces: list[_Scored]) -> list[_Scored]:
-        """Each piece aligned onto its tile and judged against the full bank (kept as it
-        was where that matches worse)."""
-        moved = [self._align(pyramid, s) for s in pieces]
+        """Each piece aligned onto its tile (see :func:`vision.matching.align`) and judged
+        against the full bank; kept as it was where that matches worse."""
         out = list(pieces)
         for round_ in (False, True):
             bank = self.model.bank(round_)
-            batch = [i for i, c in enumerate(moved) if c.round == round_]
+            batch = [i for i, s in enumerate(pieces) if s.candidate.round == round_]
             if bank is None or not batch:
                 continue
             size = self.config.patch_px
-            patches = pyramid.rectify_many([moved[i].quad for i in batch], size)
+            aligned = align(
+                pyramid,
+                [pieces[i].candidate.quad for i in batch],
+                [self._hypotheses(pieces[i]) for i in batch],
+                bank,
+                size,
+                self.config.align_zooms,
+                self.config.align_reach,
+            )
+            moved = [
+                Candidate(quad, round_, c.blob, c.split, c.cover)
+                for (quad, _), c in zip(aligned, (pieces[i].candidate for i in batch), strict=True)
+            ]
+            patches = pyramid.rectify_many([c.quad for c in moved], size)
             matches = match_structure(patches, bank, len(self.model.groups), core_only=False)
-            for i, patch, match in zip(batch, patches, matches, strict=True):
+            for i, c, patch, match in zip(batch, moved, patches, matches, strict=True):
                 if match.score >= pieces[i].match.score:
-                    out[i] = _Scored(moved[i], patch, match)
+                    out[i] = _Scored(c, patch, match)
         return out
 
-    def _align(self, pyramid: Pyramid, s: _Scored) -> Candidate:
-        """The candidate's quad moved onto its tile (see :func:`vision.matching.align`).
+    def _hypotheses(self, s: _Scored) -> list[tuple[int, float]]:
+        """The (group, turn) templates to align a piece with.
 
         The best group and, when it is close, the runner-up are both tried, so that a
         poor first cut does not decide the motif. A round piece's turn is known to
         half a template step, close enough to place it (the turns beside it moved
         nothing in the measurements and tripled the cost).
         """
-        bank = self.model.bank(s.candidate.round)
-        assert bank is not None
         m = s.match
         hypotheses = [(m.group, m.turn)]
         if m.runner >= 0 and m.margin < self.config.align_rivalry:
             hypotheses.append((m.runner, m.runner_turn))
-        quad, _ = align(
-            pyramid,
-            s.candidate.quad,
-            hypotheses,
-            bank,
-            self.config.patch_px,
-            self.config.align_zooms,
-            self.config.align_reach,
-        )
-        c = s.candidate
-        return Candidate(quad=quad, round=c.round, blob=c.blob, split=c.split, cover=c.cover)
+        return hypotheses
 
     def _choose(
         self, scored: list[_Scored], side_px: float | None
