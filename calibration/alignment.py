@@ -62,6 +62,9 @@ def _turn(face: np.ndarray, angle_deg: float) -> np.ndarray:
 #: Share of a face's half-side whose drawing aligns a tile with its column: the rim
 #: beyond it meets the paper and the piece's shadow, which differ from slot to slot.
 ALIGN_RADIUS = 0.9
+#: A step larger than this (degrees, share of the side) is not a tile's error but ECC
+#: sliding to another likeness: the tile is left as it is.
+ALIGN_MAX_TURN_DEG, ALIGN_MAX_SHIFT = 4.0, 0.05
 #: Rounds of aligning every tile with its column's mean, which sharpens each round.
 ALIGN_ROUNDS = 2
 
@@ -128,6 +131,12 @@ def _ecc(reference: np.ndarray, grey: np.ndarray, mask: np.ndarray) -> np.ndarra
         )
     except cv2.error:  # no convergence (a blank face): leave the tile as it is
         return np.eye(3)
+    turn = abs(float(np.degrees(np.arctan2(warp[1, 0], warp[0, 0]))))
+    side = reference.shape[0]
+    middle = np.full(2, (side - 1) / 2)
+    moved = float(np.hypot(*(warp[:, :2] @ middle + warp[:, 2] - middle)))  # the centre's move
+    if turn > ALIGN_MAX_TURN_DEG or moved > ALIGN_MAX_SHIFT * side:
+        return np.eye(3)  # slid off to another likeness (a plain, symmetric drawing)
     return np.vstack([warp.astype(np.float64), [0.0, 0.0, 1.0]])
 
 
