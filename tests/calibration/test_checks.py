@@ -35,23 +35,22 @@ def _face(ground: tuple[int, int, int], motif: int, heart: bool) -> np.ndarray:
     return face
 
 
-def test_a_motif_whose_heart_is_drawn_differently_is_not_taken_for_a_swap() -> None:
-    faces = {
+def _all_faces() -> dict[Tile, np.ndarray]:
+    return {
         Tile(colour, motif, heart): _face(ground, index, heart)
         for colour, ground in zip(COLOURS, GROUNDS, strict=True)
         for index, motif in enumerate(MOTIFS)
         for heart in (False, True)
     }
+
+
+def test_a_motif_whose_heart_is_drawn_differently_is_not_taken_for_a_swap() -> None:
+    faces = _all_faces()
     assert misplaced_tile(faces) is None
 
 
 def test_a_swapped_pair_is_still_found_in_such_a_set() -> None:
-    faces = {
-        Tile(colour, motif, heart): _face(ground, index, heart)
-        for colour, ground in zip(COLOURS, GROUNDS, strict=True)
-        for index, motif in enumerate(MOTIFS)
-        for heart in (False, True)
-    }
+    faces = _all_faces()
     plain, heart = Tile(COLOURS[0], MOTIFS[-1], False), Tile(COLOURS[0], MOTIFS[-1], True)
     faces[plain], faces[heart] = faces[heart], faces[plain]
     found = misplaced_tile(faces)
