@@ -246,16 +246,20 @@ class Recogniser:
                     q
                     for q in disc_split(blob, mask.shape, max(2.0, floor))
                     if min_side * min(token_floor, 0.75) <= _side(q) <= max_side
+                    and _elongation(q) <= config.max_elongation  # else no disc at all
                 ]
                 discs_cover = explained(blob, quads, True) if quads else 0.0
                 if quads:
                     candidates += [_full(q, scale, True, index, split, discs_cover) for q in quads]
                     split += 1
-                if round_tiles and (len(quads) > 1 or discs_cover < 0.8):
+                if not quads or (round_tiles and (len(quads) > 1 or discs_cover < 0.8)):
+                    # packed or not split at all: look for the discs' rims (a row of
+                    # tokens in a square set has no tile radius to go by)
+                    radius = side / 2 if side and round_tiles else None
                     circles = [
                         q
-                        for q in circle_split(blob, grey, side / 2 if side else None)
-                        if min_side <= _side(q) <= max_side
+                        for q in circle_split(blob, grey, radius)
+                        if min_side * min(token_floor, 0.75) <= _side(q) <= max_side
                     ]
                     if len(circles) > 1:
                         cover = explained(blob, circles, True)
@@ -819,6 +823,12 @@ def _single_threaded_blas() -> None:
     threads make every product ten times slower.
     """
     threadpool_limits(limits=1, user_api="blas")
+
+
+def _elongation(quad: np.ndarray) -> float:
+    """How many times longer a quad's longest side is than its shortest."""
+    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    return float(sides.max() / max(sides.min(), 1e-6))
 
 
 def _distance(a: tuple[float, float] | np.ndarray, b: tuple[float, float] | np.ndarray) -> float:

@@ -156,3 +156,14 @@ def test_a_round_tile_the_object_mask_missed_is_found_by_its_rim(
     result = round_recogniser.detect(photo.image)
     found = [t for t in result.tiles if np.hypot(*np.subtract(t.center, lost.center)) < 10]
     assert [t.tile for t in found] == [lost.tile]
+
+
+def test_a_token_row_the_distance_peaks_cannot_split_is_cut_at_its_rims(
+    round_set, round_recogniser
+):
+    # hard level, as `companion evaluate` renders its twentieth photo: a tilted row of
+    # five tokens on a checked cloth reads as one long ellipse to the distance peaks
+    rng = np.random.default_rng([2024, 2, 19])
+    photo = render_photo(round_set, rng, level=2, n_tiles=15, token_rows=2)
+    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 19)
+    assert score.tokens_right == score.tokens
