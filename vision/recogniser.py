@@ -246,16 +246,16 @@ class Recogniser:
                     q
                     for q in disc_split(blob, mask.shape, max(2.0, floor))
                     if min_side * min(token_floor, 0.75) <= _side(q) <= max_side
-                    and _elongation(q) <= config.max_elongation  # else no disc at all
+                    # a long ellipse is no disc: a round set then looks for rims
+                    and not (round_tiles and _elongation(q) > config.max_elongation)
                 ]
                 discs_cover = explained(blob, quads, True) if quads else 0.0
                 if quads:
                     candidates += [_full(q, scale, True, index, split, discs_cover) for q in quads]
                     split += 1
-                if not quads or (round_tiles and (len(quads) > 1 or discs_cover < 0.8)):
-                    # packed or not split at all: look for the discs' rims (a row of
-                    # tokens in a square set has no tile radius to go by)
-                    radius = side / 2 if side and round_tiles else None
+                if round_tiles and (not quads or len(quads) > 1 or discs_cover < 0.8):
+                    # packed, or not split at all: look for the discs' rims
+                    radius = side / 2 if side else None
                     circles = [
                         q
                         for q in circle_split(blob, grey, radius)
