@@ -135,7 +135,7 @@ class Recogniser:
         singles = self._score_structure(pyramid, self._single_candidates(blobs, scale))
         sizes = self._size_model(singles, calibrated)
         settled = {s.candidate.blob for s in singles if self._settled(s, sizes)}
-        rest = self._split_candidates(blobs, settled, mask, grey, scale, sizes, calibrated)
+        rest = self._split_candidates(blobs, settled, mask, grey, scale, sizes)
         lap("candidates")
         scored = self._align_promising(pyramid, singles + self._score_splits(pyramid, rest))
         scored += self._complete_blocks(pyramid, scored, blobs, mask, scale)
@@ -196,7 +196,6 @@ class Recogniser:
         grey: np.ndarray,
         scale: float,
         sizes: SizeModel | None,
-        calibrated: float | None,
     ) -> list[Candidate]:
         """The ways to cut each remaining blob into tiles or tokens.
 
@@ -209,6 +208,7 @@ class Recogniser:
         height, width = mask.shape[:2]
         min_side = config.min_tile_px / scale
         token_floor = config.token_size_range[0] if tileset.has_tokens else 1.0
+        min_piece = min_side * min(token_floor, 0.75)  # a token may be smaller than a tile
         round_tiles = tileset.tile_shape == "round"
         guess = None if sizes else estimate_side(blobs, round_tiles, config)
         max_side = config.max_tile_frac * min(width, height)
@@ -245,7 +245,7 @@ class Recogniser:
                 quads = [
                     q
                     for q in disc_split(blob, mask.shape, max(2.0, floor))
-                    if min_side * min(token_floor, 0.75) <= _side(q) <= max_side
+                    if min_piece <= _side(q) <= max_side
                     # a long ellipse is no disc: a round set then looks for rims
                     and not (round_tiles and _elongation(q) > config.max_elongation)
                 ]
@@ -259,7 +259,7 @@ class Recogniser:
                     circles = [
                         q
                         for q in circle_split(blob, grey, radius)
-                        if min_side * min(token_floor, 0.75) <= _side(q) <= max_side
+                        if min_piece <= _side(q) <= max_side
                     ]
                     if len(circles) > 1:
                         cover = explained(blob, circles, True)
@@ -324,9 +324,7 @@ class Recogniser:
     def _align_promising(self, pyramid: Pyramid, scored: list[_Scored]) -> list[_Scored]:
         """Align the pieces of each blob's most promising splits (at most two), then judge
         them against the full bank."""
-        by_split: dict[tuple[int, int], list[_Scored]] = {}
-        for s in scored:
-            by_split.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
+        by_split = _by_split(scored)
         ranked: dict[int, list[tuple[float, tuple[int, int]]]] = {}
         for key, members in by_split.items():
             ranked.setdefault(key[0], []).append((_split_value(members), key))
@@ -455,9 +453,7 @@ class Recogniser:
         the pieces that match a tile face clearly; dice, tokens and the like are then
         judged against it.
         """
-        by_split: dict[tuple[int, int], list[_Scored]] = {}
-        for s in scored:
-            by_split.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
+        by_split = _by_split(scored)
         best: dict[int, tuple[float, list[_Scored]]] = {}
         for (blob, _), members in by_split.items():
             value = _split_value(members)
@@ -466,9 +462,7 @@ class Recogniser:
         size_at = self._size_model([s for _, members in best.values() for s in members], side_px)
         if size_at is not None:
             scored = self._kind_by_size(scored, [s for _, m in best.values() for s in m], size_at)
-            by_split = {}
-            for s in scored:
-                by_split.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
+            by_split = _by_split(scored)
 
         def verdicts(members: list[_Scored]) -> list[str | None]:
             return [
@@ -693,8 +687,7 @@ class Recogniser:
         sure = [
             s.candidate
             for s in pieces
-            if s.score >= self.config.size_anchor_score
-            and not self.model.group_names[s.group].startswith("token")
+            if s.score >= self.config.size_anchor_score and not self._is_token(s)
         ]
         if not sure:
             return None
@@ -710,15 +703,14 @@ class Recogniser:
 
     def _rejection(self, s: _Scored, side_px: float | None) -> str | None:
         config = self.config
-        is_token = self.model.group_names[s.group].startswith("token")
+        is_token = self._is_token(s)
         least = config.accept_token_min if is_token else config.accept_structure_min
         if s.score < least:
             return f"no match ({s.score:.2f})"
         if s.margin < config.accept_margin_min:
             return f"ambiguous ({s.margin:.2f})"
         c = s.candidate
-        sides = np.linalg.norm(c.quad - np.roll(c.quad, 1, axis=0), axis=1)
-        if max(sides) > self.config.max_elongation * min(sides):
+        if _elongation(c.quad) > config.max_elongation:
             return "not round" if c.round else "not square"
         if side_px:
             low, high = config.token_size_range if is_token else config.tile_size_range
@@ -823,6 +815,14 @@ def _single_threaded_blas() -> None:
     threads make every product ten times slower.
     """
     threadpool_limits(limits=1, user_api="blas")
+
+
+def _by_split(pieces: list[_Scored]) -> dict[tuple[int, int], list[_Scored]]:
+    """Scored pieces grouped by the (blob, split) they were cut in."""
+    groups: dict[tuple[int, int], list[_Scored]] = {}
+    for s in pieces:
+        groups.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
+    return groups
 
 
 def _elongation(quad: np.ndarray) -> float:
