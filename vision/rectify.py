@@ -62,14 +62,6 @@ class Pyramid:
                 break
             self.levels.append(cv2.pyrDown(self.levels[-1]))
 
-    def rectify(self, quad: np.ndarray, patch_px: int) -> np.ndarray:
-        quad = np.asarray(quad, np.float32)
-        side = longest_side(quad)
-        level = 0
-        while level + 1 < len(self.levels) and side / 2 ** (level + 1) >= 1.2 * patch_px:
-            level += 1
-        return rectify(self.levels[level], quad / 2**level, patch_px)
-
     def rectify_many(self, quads: list[np.ndarray], patch_px: int) -> np.ndarray:
         """:meth:`rectify` for many quads at once (N×P×P×3): one remap per pyramid
         level instead of one warp per quad, whose per-call cost dominated.

@@ -15,7 +15,7 @@ from vision.evaluate import score_photo
 from vision.imageio import ImageError
 from vision.recogniser import Recogniser
 from vision.synth.camera import CameraEffects
-from vision.synth.scene import render_photo
+from vision.synth.scene import paste, render_photo
 from vision.tileset import TileSet
 
 
@@ -100,12 +100,10 @@ def test_a_token_only_set_reads_tokens(round_set: TileSet):
 
 
 def test_no_tile_is_read_twice_because_every_tile_is_unique(square_set, square_recogniser):
-    from vision.synth.scene import _paste
-
     table = np.full((720, 1280, 3), (70, 100, 140), np.uint8)
     face = square_set.faces[Tile.parse("red-monk")]
     for x in (400, 700):
-        _paste(table, face, np.array([x, 360.0]), np.array([120.0, 120.0]), 10.0)
+        paste(table, face, np.array([x, 360.0]), np.array([120.0, 120.0]), 10.0)
     result = square_recogniser.detect(table)
     ids = [t.tile for t in result.tiles]
     assert len(ids) == 2 and len(set(ids)) == 2 and Tile.parse("red-monk") in ids

@@ -378,7 +378,3 @@ def paste(
     alpha = warped[..., 3:4].astype(np.float32) / 255
     roi = scene[y0c:y1c, x0c:x1c].astype(np.float32)
     scene[y0c:y1c, x0c:x1c] = (warped[..., :3] * alpha + roi * (1 - alpha)).astype(np.uint8)
-
-
-#: The old private name, still imported by tests/vision/test_recogniser.py.
-_paste = paste
