@@ -93,6 +93,10 @@ class VisionConfig:
     #: A round tile found by its rim alone (no blob of the object mask) must match
     #: its face at least this well.
     second_look_min: float = 0.7
+    #: A tile found around a fragment of the mask needs an outline this sharp: the step
+    #: in grey across its sides over the same a little inside and outside (real tiles
+    #: measured 1.6 to 3.4; tile-sized squares around dice on a cloth 0.5 to 1.1).
+    outline_contrast_min: float = 1.3
     #: Pieces matching a tile face this well set the frame's tile size.
     size_anchor_score: float = 0.7
     #: Token diameter as a share of the tile size: wide, since print runs differ.

@@ -68,6 +68,16 @@ _KINDS_APART = 0.15
 #: Missed round pieces are looked for within this many of their kind's sides of the
 #: pieces found (a row or block continues; the rest of the frame was seen by the mask).
 _RIM_REACH = 2.5
+#: A blob this share of a tile's area may be the figure of a tile the mask lost...
+_FRAGMENT_SHARE = (0.08, 0.7)
+#: ...and the tile around it is tried in this many turns of a quarter.
+_FRAGMENT_TURNS = 6
+#: Tiles whose centres are closer than this many sides touch (one block)...
+_TOUCHING = 1.3
+#: ...and a block is followed this many tiles beyond its recognised ones.
+_BESIDE_ROUNDS = 3
+#: A square's outline is compared with squares this much smaller and larger.
+_OUTLINE_RINGS = (1.0, 0.85, 1.2)
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,6 +85,8 @@ class _Scored:
     candidate: Candidate
     patch: np.ndarray
     match: StructureMatch
+    #: The piece as first cut, before alignment moved it (None: not moved).
+    cut: Candidate | None = None
 
     @property
     def group(self) -> int:
@@ -106,6 +118,7 @@ class Recogniser:
             g: self.model.colour_templates[list(members)]
             for g, members in enumerate(self.model.groups)
         }
+        self._token_groups = np.array([n.startswith("token") for n in self.model.group_names])
         self.tileset = tileset
 
     def detect(self, image: np.ndarray, correction: CameraCorrection | None = None) -> FrameResult:
@@ -140,8 +153,10 @@ class Recogniser:
         scored = self._align_promising(pyramid, singles + self._score_splits(pyramid, rest))
         scored += self._complete_blocks(pyramid, scored, blobs, mask, scale)
         lap("structure")
-        chosen, rejected, size_at = self._choose(scored, calibrated)
-        chosen += self._look_again(pyramid, grey, scale, chosen, size_at)
+        chosen, rejected, size_at = self._choose(pyramid, scored, calibrated)
+        chosen = self._look_again(pyramid, grey, scale, chosen, size_at)
+        chosen += self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
+        chosen += self._beside_blocks(pyramid, chosen, size_at)
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
         tiles, tokens, unsure, gains = self._colour(chosen)
@@ -268,8 +283,11 @@ class Recogniser:
 
     # -- stage 3 and 4: rectify and match structure --------------------------------------
 
-    def _score_structure(self, pyramid: Pyramid, candidates: list[Candidate]) -> list[_Scored]:
-        """A first look at every piece of every split: core templates only."""
+    def _score_structure(
+        self, pyramid: Pyramid, candidates: list[Candidate], allowed: np.ndarray | None = None
+    ) -> list[_Scored]:
+        """A first look at every piece of every split: core templates only (of the
+        ``allowed`` groups, or all)."""
         scored: list[_Scored] = []
         patch_px = self.config.patch_px
         for round_ in (False, True):
@@ -278,7 +296,9 @@ class Recogniser:
             if bank is None or not subset:
                 continue
             patches = pyramid.rectify_many([c.quad for c in subset], patch_px)
-            matches = match_structure(patches, bank, len(self.model.groups), core_only=True)
+            matches = match_structure(
+                patches, bank, len(self.model.groups), core_only=True, allowed=allowed
+            )
             scored += [_Scored(c, p, m) for c, p, m in zip(subset, patches, matches, strict=True)]
         return scored
 
@@ -398,11 +418,14 @@ class Recogniser:
         return out
 
     def _is_token(self, s: _Scored) -> bool:
-        return self.model.group_names[s.group].startswith("token")
+        return bool(self._token_groups[s.group])
 
-    def _realigned(self, pyramid: Pyramid, pieces: list[_Scored]) -> list[_Scored]:
+    def _realigned(
+        self, pyramid: Pyramid, pieces: list[_Scored], allowed: np.ndarray | None = None
+    ) -> list[_Scored]:
         """Each piece aligned onto its tile (see :func:`vision.matching.align`) and judged
-        against the full bank; kept as it was where that matches worse."""
+        against the full bank (its ``allowed`` groups); kept as it was where that
+        matches worse."""
         out = list(pieces)
         for round_ in (False, True):
             bank = self.model.bank(round_)
@@ -424,10 +447,12 @@ class Recogniser:
                 for (quad, _), c in zip(aligned, (pieces[i].candidate for i in batch), strict=True)
             ]
             patches = pyramid.rectify_many([c.quad for c in moved], size)
-            matches = match_structure(patches, bank, len(self.model.groups), core_only=False)
+            matches = match_structure(
+                patches, bank, len(self.model.groups), core_only=False, allowed=allowed
+            )
             for i, c, patch, match in zip(batch, moved, patches, matches, strict=True):
                 if match.score >= pieces[i].match.score:
-                    out[i] = _Scored(c, patch, match)
+                    out[i] = _Scored(c, patch, match, pieces[i].cut or pieces[i].candidate)
         return out
 
     def _hypotheses(self, s: _Scored) -> list[tuple[int, float]]:
@@ -445,7 +470,7 @@ class Recogniser:
         return hypotheses
 
     def _choose(
-        self, scored: list[_Scored], side_px: float | None
+        self, pyramid: Pyramid, scored: list[_Scored], side_px: float | None
     ) -> tuple[list[_Scored], list[RejectedCandidate], SizeModel | None]:
         """Keep each blob's best-explained split, then turn down what is not a tile.
 
@@ -461,7 +486,8 @@ class Recogniser:
                 best[blob] = (value, members)
         size_at = self._size_model([s for _, members in best.values() for s in members], side_px)
         if size_at is not None:
-            scored = self._kind_by_size(scored, [s for _, m in best.values() for s in m], size_at)
+            clear = [s for _, m in best.values() for s in m]
+            scored = self._kind_by_size(pyramid, scored, clear, size_at)
             by_split = _by_split(scored)
 
         def verdicts(members: list[_Scored]) -> list[str | None]:
@@ -521,7 +547,7 @@ class Recogniser:
         return chosen, rejected, size_at
 
     def _kind_by_size(
-        self, scored: list[_Scored], best: list[_Scored], size_at: SizeModel
+        self, pyramid: Pyramid, scored: list[_Scored], best: list[_Scored], size_at: SizeModel
     ) -> list[_Scored]:
         """Tokens and tiles told apart by size where their artwork alone is unsure.
 
@@ -542,8 +568,8 @@ class Recogniser:
         token_ratio = float(np.median(ratios))
         if not 0.3 < token_ratio < 1 - _KINDS_APART:
             return scored
-        tile_groups = np.array([not name.startswith("token") for name in self.model.group_names])
-        token_groups = ~tile_groups
+        token_groups = self._token_groups
+        tile_groups = ~token_groups
         clear: dict[int, list[bool]] = {}
         for s in best:
             if s.score >= self.config.size_anchor_score:
@@ -576,12 +602,28 @@ class Recogniser:
                 matches = match_structure(
                     patches, bank, len(self.model.groups), core_only=False, allowed=allowed
                 )
-                # a token-sized "tile" is a token or nothing; a tile-sized "token" may be
-                # a token cut too large, so it only becomes a tile on a good match
-                least = self.config.accept_structure_min if allowed is tile_groups else -1.0
-                for i, match in zip(batch, matches, strict=True):
-                    if match.score >= least:
-                        out[i] = _Scored(scored[i].candidate, scored[i].patch, match)
+                # a token-sized "tile" is a token or nothing (or a row cut badly, whose
+                # split should lose); a tile-sized "token" may be a token cut too large,
+                # so it only becomes a tile on a good match, also tried from the piece
+                # as first cut: aligned as a token, a tile may have slid off (its pale
+                # disc on a dark table aligns as a token's ring)
+                if allowed is tile_groups:
+                    least = self.config.accept_structure_min
+                    cuts = [scored[i].cut or scored[i].candidate for i in batch]
+                    first = self._score_structure(pyramid, cuts, allowed)
+                    again = self._realigned(pyramid, first, allowed)
+                else:
+                    least = -1.0
+                    again = [scored[i] for i in batch]
+                for i, match, s in zip(batch, matches, again, strict=True):
+                    kept = scored[i]
+                    if match.score >= s.score or allowed is token_groups:
+                        s = _Scored(kept.candidate, kept.patch, match, kept.cut)
+                    if s.score >= least:
+                        c = s.candidate
+                        k = kept.candidate
+                        where = Candidate(c.quad, c.round, k.blob, k.split, k.cover)
+                        out[i] = _Scored(where, s.patch, s.match, s.cut)
         return out
 
     def _look_again(
@@ -592,35 +634,173 @@ class Recogniser:
         chosen: list[_Scored],
         size_at: SizeModel | None,
     ) -> list[_Scored]:
-        """Round tiles and tokens the object mask missed, found by their rims.
+        """The chosen pieces, with round tiles and tokens the object mask missed added,
+        found by their rims.
 
-        A piece whose colours are a patterned cloth's own can vanish from the mask.
-        Once the frame's pieces give their size, such a piece's rim is still a circle
-        of known radius among the frame's edges; each circle not already explained
-        is cut in the shape of the nearest recognised piece of its kind (the same
-        tilt) and kept only on a clear match, as it has no blob to vouch for it.
+        A piece whose colours are a patterned cloth's own can vanish from the mask, or
+        leave only its figure there. Once the frame's pieces give their size, such a
+        piece's rim is still a circle of known radius among the frame's edges; each
+        circle not already explained is cut in the shape of the nearest recognised
+        piece of its kind (the same tilt) and kept only on a clear match, as it has no
+        blob to vouch for it. A chosen piece far smaller than the circle (a figure
+        taken for a token) or a poor match of the wrong size does not explain it; the
+        circle's piece takes its place when it matches better.
         """
         if size_at is None or self.model.round is None:
-            return []
+            return chosen
         found: list[_Scored] = []
         for token in (False, True):
             known = [s for s in chosen if s.candidate.round and self._is_token(s) == token]
             if len(known) < (2 if token else 1):
                 continue  # a token's size is only known from the frame's tokens
-            ratio = np.median([s.candidate.side / size_at(s.candidate.center) for s in known])
-            candidates = self._rims(grey, scale, chosen + found, known, size_at, float(ratio))
+            ratio = float(
+                np.median([s.candidate.side / size_at(s.candidate.center) for s in known])
+            )
+            firm = [s for s in chosen if not self._doubtful(s, ratio * size_at(s.candidate.center))]
+            candidates = self._rims(grey, scale, firm + found, known, size_at, ratio)
+            # a rim of a tile's size holds a tile (its figure alone may look like a token)
+            kind = self._token_groups if token else ~self._token_groups
+            first = self._score_structure(pyramid, candidates, kind)
             found += [
                 s
-                for s in self._realigned(pyramid, self._score_structure(pyramid, candidates))
-                if self._is_token(s) == token
-                and s.score >= self.config.second_look_min
+                for s in self._realigned(pyramid, first, kind)
+                if s.score >= self.config.second_look_min
                 and self._rejection(s, size_at(s.candidate.center)) is None
                 and all(
                     _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
-                    for c in chosen + found
+                    for c in firm + found
                 )
             ]
+        found = _one_per_place(found)[0]
+        displaced = {
+            id(c)
+            for c in chosen
+            for s in found
+            if _distance(s.candidate.center, c.candidate.center) < 0.6 * s.candidate.side
+            and c.score < s.score
+        }
+        return [c for c in chosen if id(c) not in displaced] + found
+
+    def _beside_blocks(
+        self, pyramid: Pyramid, chosen: list[_Scored], size_at: SizeModel | None
+    ) -> list[_Scored]:
+        """Square tiles beside a block that the object mask left out.
+
+        A tile whose colour is the cloth's own (a green tile on a green check) falls out
+        of the mask, and so out of its block's outline. The block's recognised tiles
+        still lie on one lattice, so each free cell next to them is matched against
+        the tile faces and kept only on a clear match, as nothing else vouches for it.
+        A tile found so is a neighbour of the next free cell, so the search goes on
+        along a row of such tiles.
+        """
+        if size_at is None or self.model.square is None or self.tileset.tile_shape != "square":
+            return []
+        tiles = ~self._token_groups
+        found: list[_Scored] = []
+        for _ in range(_BESIDE_ROUNDS):
+            known = [
+                s
+                for s in chosen + found
+                if not s.candidate.round
+                and tiles[s.group]
+                and s.score >= self.config.size_anchor_score
+            ]
+            cells: list[Candidate] = []
+            for block in _blocks(known):
+                if len(block) < 2:
+                    continue
+                block.sort(key=lambda s: -s.score)
+                fitted = fit_lattice([m.candidate.quad for m in block])
+                if fitted is None:
+                    continue
+                lattice, taken = fitted
+                free = {
+                    (i + di, j + dj)
+                    for i, j in taken
+                    for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                } - set(taken)
+                for i, j in sorted(free):
+                    quad = lattice.quad(i, j)
+                    centre = quad.mean(axis=0)
+                    if all(
+                        _distance(centre, s.candidate.center) >= 0.6 * s.candidate.side
+                        for s in chosen + found
+                    ):
+                        blob = block[0].candidate.blob
+                        cells.append(Candidate(quad, False, blob, _LATTICE_SPLIT))
+            if not cells:
+                break
+            first = self._score_structure(pyramid, cells, tiles)
+            new = [
+                s
+                for s in self._realigned(pyramid, first, tiles)
+                if s.score >= self.config.second_look_min
+                and self._rejection(s, size_at(s.candidate.center)) is None
+            ]
+            new = _one_per_place(new)[0]
+            if not new:
+                break
+            found += new
+        return found
+
+    def _around_fragments(
+        self,
+        pyramid: Pyramid,
+        blobs: list[Blob],
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
+    ) -> list[_Scored]:
+        """Square tiles of which the object mask kept only the figure.
+
+        On a cloth of the tile's own colour only the tile's figure (white lines, a
+        heart) stands out: a blob smaller than a tile that no piece explains. A
+        tile-sized square is laid over it in a few turns (its edges are not in the
+        mask to say which), each matched against the tile faces; the best turn is
+        aligned and kept only on a clear match with an outline all round (a die on a
+        red cloth matches a red garlic tile's figure, but has no tile's edge).
+        """
+        if size_at is None or self.model.square is None or self.tileset.tile_shape != "square":
+            return []
+        tiles = ~self._token_groups
+        cells: list[Candidate] = []
+        for index, blob in enumerate(blobs):
+            (x, y), _, _ = blob.box
+            centre = np.array([(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5])
+            side = size_at((float(centre[0]), float(centre[1])))
+            share = blob.area * scale**2 / side**2
+            if not _FRAGMENT_SHARE[0] <= share <= _FRAGMENT_SHARE[1]:
+                continue
+            if any(_distance(centre, s.candidate.center) < 0.7 * side for s in chosen):
+                continue
+            for turn in range(0, 90, 90 // _FRAGMENT_TURNS):
+                angle = math.radians(turn)
+                u = np.array([math.cos(angle), math.sin(angle)]) * side / 2
+                v = np.array([-u[1], u[0]])
+                quad = np.array([-u - v, u - v, u + v, v - u]) + centre
+                cells.append(Candidate(quad.astype(np.float32), False, index, split=0))
+        if not cells:
+            return []
+        best: dict[int, _Scored] = {}
+        for s in self._score_structure(pyramid, cells, tiles):
+            if s.candidate.blob not in best or s.score > best[s.candidate.blob].score:
+                best[s.candidate.blob] = s
+        found = [
+            s
+            for s in self._realigned(pyramid, list(best.values()), tiles)
+            if s.score >= self.config.second_look_min
+            and self._rejection(s, size_at(s.candidate.center)) is None
+            and _outline_contrast(grey, s.candidate.quad, scale) >= self.config.outline_contrast_min
+        ]
         return _one_per_place(found)[0]
+
+    def _doubtful(self, s: _Scored, side_px: float) -> bool:
+        """A chosen piece that may stand where a larger piece of ``side_px`` lies: much
+        smaller than that (a figure whose face blended into the cloth), or a poor
+        match cut at the wrong size."""
+        ratio = s.candidate.side / side_px
+        return ratio < 0.6 or (s.score < self.config.second_look_min and abs(ratio - 1) > 0.15)
 
     def _rims(
         self,
@@ -646,7 +826,8 @@ class Recogniser:
             return []
         # a lost piece lies beside the others of its kind (in their row or block)
         points = np.array([s.candidate.center for s in known]) / scale
-        reach = _RIM_REACH * max(s.candidate.side for s in known) / scale
+        # (and the window holds the whole rim of a piece centred within that reach)
+        reach = _RIM_REACH * max(s.candidate.side for s in known) / scale + high
         x0, y0 = np.maximum(np.floor(points.min(axis=0) - reach), 0).astype(int)
         x1, y1 = np.ceil(points.max(axis=0) + reach).astype(int)
         circles = cv2.HoughCircles(
@@ -854,6 +1035,48 @@ def _best_in_place(piece: _Scored, scored: list[_Scored]) -> _Scored:
     return best
 
 
+def _side_steps(blurred: np.ndarray, quad: np.ndarray) -> float:
+    """The median step in grey across a quad's sides (each step the largest of a few
+    offsets across the side, as the outline is only known to a pixel or so)."""
+    height, width = blurred.shape
+    along = np.linspace(0.1, 0.9, 16)[:, None]
+    offsets = np.array([-1.0, 0.0, 1.0])
+    found = []
+    for k in range(4):
+        start, end = quad[k], quad[(k + 1) % 4]
+        normal = np.array([start[1] - end[1], end[0] - start[0]])
+        normal /= max(float(np.linalg.norm(normal)), 1e-6)
+        across = (start + along * (end - start))[:, None, :] + offsets[None, :, None] * normal
+        outer = np.clip(np.rint(across + normal), 0, [width - 1, height - 1]).astype(int)
+        inner = np.clip(np.rint(across - normal), 0, [width - 1, height - 1]).astype(int)
+        step = blurred[outer[..., 1], outer[..., 0]] - blurred[inner[..., 1], inner[..., 0]]
+        found.append(np.abs(step).max(axis=1))
+    return float(np.median(np.concatenate(found)))
+
+
+def _blocks(pieces: list[_Scored]) -> list[list[_Scored]]:
+    """The pieces grouped into blocks of touching ones (neighbours within
+    :data:`_TOUCHING` sides, and their neighbours in turn)."""
+    parent = list(range(len(pieces)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(pieces):
+        for j in range(i):
+            b = pieces[j]
+            reach = _TOUCHING * max(a.candidate.side, b.candidate.side)
+            if _distance(a.candidate.center, b.candidate.center) < reach:
+                parent[root(i)] = root(j)
+    blocks: dict[int, list[_Scored]] = {}
+    for i, piece in enumerate(pieces):
+        blocks.setdefault(root(i), []).append(piece)
+    return list(blocks.values())
+
+
 def _cell_of(lattice: Lattice, c: Candidate) -> tuple[int, int]:
     i, j = np.rint(lattice.index_of(np.array(c.center)))
     return int(i), int(j)
@@ -934,3 +1157,19 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     if width * height > MAX_PIXELS:
         raise ImageError(f"The frame has {width * height / 1e6:.0f} megapixels, too many to read.")
     return image
+
+
+def _outline_contrast(grey: np.ndarray, quad: np.ndarray, scale: float) -> float:
+    """How sharply a square's outline stands out: the typical step in grey across its
+    sides, against the same measured on squares a little inside and outside it.
+
+    A tile lying on a cloth of its own colour still has an edge all round (its rim,
+    its thickness, a printed border); a tile-sized square imagined around a die or a
+    cloth motif crosses only what happens to lie there, no more along its sides than
+    a little inside or outside them.
+    """
+    work = (quad.astype(np.float64) + 0.5) / scale - 0.5
+    centre = work.mean(axis=0)
+    blurred = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
+    steps = [_side_steps(blurred, centre + (work - centre) * f) for f in _OUTLINE_RINGS]
+    return steps[0] / max(max(steps[1:]), 1.0)

@@ -165,3 +165,120 @@ def test_a_token_row_the_distance_peaks_cannot_split_is_cut_at_its_rims(
     photo = render_photo(round_set, rng, level=2, n_tiles=15, token_rows=2)
     score = score_photo(photo, round_recogniser.detect(photo.image), 2, 19)
     assert score.tokens_right == score.tokens
+
+
+def _mask_changed(monkeypatch, photo, change) -> None:
+    """Let the object mask miss something: ``change(mask, scale)`` edits the real one."""
+    real_mask = recogniser_module.object_mask
+
+    def changed(small, config):
+        mask = real_mask(small, config)
+        change(mask, photo.image.shape[1] / small.shape[1])
+        return mask
+
+    monkeypatch.setattr(recogniser_module, "object_mask", changed)
+
+
+def _read_at(result, point, reach=10.0):
+    return [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, point)) < reach]
+
+
+def test_a_round_tile_whose_figure_alone_is_in_the_mask_is_not_taken_for_a_token(
+    round_set, round_recogniser, monkeypatch
+):
+    # a cream tile on a cream cloth: the mask keeps its small figure, which on its
+    # own looks like a token; the tile's rim says otherwise
+    photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="spread")
+    lost = photo.tiles[0]
+
+    def figure_only(mask, scale):
+        centre = (round(lost.center[0] / scale), round(lost.center[1] / scale))
+        cv2.circle(mask, centre, round(0.8 * photo.tile_px / scale), 0, -1)
+        cv2.circle(mask, centre, round(0.2 * photo.tile_px / scale), 255, -1)
+
+    _mask_changed(monkeypatch, photo, figure_only)
+    result = round_recogniser.detect(photo.image)
+    assert _read_at(result, lost.center) == [lost.tile]
+    assert not [k for k in result.tokens if np.hypot(*np.subtract(k.center, lost.center)) < 30]
+
+
+def test_a_tile_the_mask_lost_from_a_block_is_found_on_the_block_s_lattice(
+    square_set, square_recogniser, monkeypatch
+):
+    # a green tile on a green cloth drops out of its block's blob altogether
+    photo = render_photo(
+        square_set, np.random.default_rng(5), level=0, n_tiles=6, layout="touching"
+    )
+    lost = photo.tiles[0]
+
+    def without_the_tile(mask, scale):
+        corners = (lost.corners + 0.5) / scale - 0.5
+        centre = corners.mean(axis=0)
+        grown = np.round(centre + (corners - centre) * 1.15).astype(np.int32)
+        cv2.fillConvexPoly(mask, grown, 0)
+
+    _mask_changed(monkeypatch, photo, without_the_tile)
+    result = square_recogniser.detect(photo.image)
+    assert _read_at(result, lost.center) == [lost.tile]
+    assert len(result.tiles) == 6
+
+
+def test_a_square_tile_whose_figure_alone_is_in_the_mask_is_found_around_it(
+    square_set, square_recogniser, monkeypatch
+):
+    photo = render_photo(square_set, np.random.default_rng(6), level=0, n_tiles=5, layout="spread")
+    lost = photo.tiles[0]
+
+    def figure_only(mask, scale):
+        corners = (lost.corners + 0.5) / scale - 0.5
+        centre = corners.mean(axis=0)
+        grown = np.round(centre + (corners - centre) * 1.3).astype(np.int32)
+        cv2.fillConvexPoly(mask, grown, 0)
+        cv2.circle(mask, np.round(centre).astype(int), round(0.2 * photo.tile_px / scale), 255, -1)
+
+    _mask_changed(monkeypatch, photo, figure_only)
+    result = square_recogniser.detect(photo.image)
+    assert _read_at(result, lost.center) == [lost.tile]
+
+
+def test_a_die_on_a_cloth_of_a_tile_s_colour_is_no_tile(square_set, square_recogniser):
+    # a white die on a cloth of the red tiles' own red matches a red garlic tile's
+    # figure; only a tile has an outline all round
+    red = square_set.faces[Tile.parse("red-garlic")][40, 10, :3]
+    table = np.full((720, 1280, 3), red, np.uint8)
+    for name, x, y in (
+        ("blue-monk", 300, 200),
+        ("green-coffin", 520, 220),
+        ("yellow-maiden", 320, 460),
+    ):
+        paste(
+            table,
+            square_set.faces[Tile.parse(name)],
+            np.array([x, y], float),
+            np.array([90.0, 90.0]),
+            12.0,
+        )
+    die = np.full((96, 96, 4), 245, np.uint8)
+    for x, y in ((28, 28), (68, 68), (48, 48), (28, 68), (68, 28)):
+        cv2.circle(die, (x, y), 8, (20, 20, 20, 255), -1)
+    paste(table, die, np.array([850.0, 400.0]), np.array([26.0, 26.0]), 20.0)
+    table = cv2.add(
+        table, np.random.default_rng(1).normal(0, 3, table.shape).astype(np.int8), dtype=cv2.CV_8U
+    )
+    result = square_recogniser.detect(table)
+    assert sorted(str(t.tile) for t in result.tiles) == [
+        "blue-monk",
+        "green-coffin",
+        "yellow-maiden",
+    ]
+
+
+def test_a_small_round_tile_on_a_dark_table_is_not_taken_for_a_token(round_set, round_recogniser):
+    # middle level, as `companion evaluate` renders its eighteenth photo: tiles 36 px
+    # across on a black cloth, cut a little large, first aligned as black tokens (a
+    # dark band round a pale ring)
+    rng = np.random.default_rng([2024, 1, 17])
+    photo = render_photo(round_set, rng, level=1, n_tiles=15, token_rows=2)
+    score = score_photo(photo, round_recogniser.detect(photo.image), 1, 17)
+    assert score.found == score.tiles
+    assert score.tiles_right >= score.tiles - 1

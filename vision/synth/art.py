@@ -131,8 +131,36 @@ STYLES: dict[str, Style] = {
         token_back=(40, 40, 90),
         mirror=True,
     ),
+    "slate": Style(
+        name="slate",
+        shape="square",
+        tile_size_mm=36,
+        palette={
+            Colour.BLUE: (150, 80, 40),
+            Colour.RED: (40, 30, 170),
+            Colour.YELLOW: (50, 190, 220),
+            Colour.GREEN: (50, 140, 60),
+            Colour.PURPLE: (120, 40, 110),
+        },
+        colour_is_background=False,
+        paper=(200, 215, 225),
+        ink=(35, 30, 30),
+        heart="outline",
+        heart_colour=(40, 20, 150),
+        line=0.035,
+        token_palette={
+            "red": (40, 30, 170),
+            "yellow": (50, 190, 220),
+            "white": (230, 235, 235),
+            "blue": (150, 80, 40),
+            "green": (50, 140, 60),
+            "black": (30, 30, 30),
+        },
+        token_back=(70, 90, 70),
+        mirror=True,
+    ),
 }
-#: Styles used while developing; ``ember`` is for evaluation only.
+#: Styles used while developing; ``ember`` and ``slate`` are for evaluation only.
 SAMPLE_STYLES = ("nocturne", "lantern")
 
 
