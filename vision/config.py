@@ -89,14 +89,16 @@ class VisionConfig:
     accept_margin_min: float = 0.02
     #: Detections less sure than this (0..1, see ``Recogniser``) are reported as rejected:
     #: measured on rendered photos, they were wrong far more often than right.
-    accept_confidence_min: float = 0.3
+    accept_confidence_min: float = 0.35
     #: A round tile found by its rim alone (no blob of the object mask) must match
     #: its face at least this well.
     second_look_min: float = 0.7
-    #: A tile found around a fragment of the mask needs an outline this sharp: the step
-    #: in grey across its sides over the same a little inside and outside (real tiles
-    #: measured 1.6 to 3.4; tile-sized squares around dice on a cloth 0.5 to 1.1).
-    outline_contrast_min: float = 1.3
+    #: A tile found around a fragment of the mask needs an outline all round: a median
+    #: step in grey across it of at least this many levels (real tiles measured 36 to
+    #: 55; tile-sized squares imagined around dice on a cloth under 7)...
+    outline_step_min: float = 12.0
+    #: ...and at least this share of the steps a little inside and outside it.
+    outline_share_min: float = 0.6
     #: Pieces matching a tile face this well set the frame's tile size.
     size_anchor_score: float = 0.7
     #: Token diameter as a share of the tile size: wide, since print runs differ.

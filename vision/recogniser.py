@@ -76,7 +76,7 @@ _FRAGMENT_TURNS = 6
 _TOUCHING = 1.3
 #: ...and a block is followed this many tiles beyond its recognised ones.
 _BESIDE_ROUNDS = 3
-#: A square's outline is compared with squares this much smaller and larger.
+#: A piece's outline is compared with rings this much further in and out.
 _OUTLINE_RINGS = (1.0, 0.85, 1.2)
 
 
@@ -155,7 +155,7 @@ class Recogniser:
         lap("structure")
         chosen, rejected, size_at = self._choose(pyramid, scored, calibrated)
         chosen = self._look_again(pyramid, grey, scale, chosen, size_at)
-        chosen += self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
+        chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._beside_blocks(pyramid, chosen, size_at)
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
@@ -671,15 +671,7 @@ class Recogniser:
                     for c in firm + found
                 )
             ]
-        found = _one_per_place(found)[0]
-        displaced = {
-            id(c)
-            for c in chosen
-            for s in found
-            if _distance(s.candidate.center, c.candidate.center) < 0.6 * s.candidate.side
-            and c.score < s.score
-        }
-        return [c for c in chosen if id(c) not in displaced] + found
+        return _displaced(chosen, _one_per_place(found)[0])
 
     def _beside_blocks(
         self, pyramid: Pyramid, chosen: list[_Scored], size_at: SizeModel | None
@@ -752,36 +744,48 @@ class Recogniser:
         chosen: list[_Scored],
         size_at: SizeModel | None,
     ) -> list[_Scored]:
-        """Square tiles of which the object mask kept only the figure.
+        """The chosen pieces, with tiles of which the object mask kept only the figure.
 
         On a cloth of the tile's own colour only the tile's figure (white lines, a
-        heart) stands out: a blob smaller than a tile that no piece explains. A
-        tile-sized square is laid over it in a few turns (its edges are not in the
-        mask to say which), each matched against the tile faces; the best turn is
-        aligned and kept only on a clear match with an outline all round (a die on a
-        red cloth matches a red garlic tile's figure, but has no tile's edge).
+        heart) stands out: a blob smaller than a tile that no piece explains, or that
+        only a doubtful piece does (the figure taken for a token). A tile-sized piece
+        is laid over it: a square in a few turns (its edges are not in the mask to
+        say which), a disc in the shape of the nearest round tile (the same tilt).
+        Each is matched against the tile faces, the best aligned and kept only on a
+        clear match with an outline all round (a die on a red cloth matches a red
+        garlic tile's figure, but has no tile's edge).
         """
-        if size_at is None or self.model.square is None or self.tileset.tile_shape != "square":
-            return []
+        if size_at is None or not self.tileset.has_tiles:
+            return chosen
+        round_ = self.tileset.tile_shape == "round"
         tiles = ~self._token_groups
+        shapes = [s.candidate for s in chosen if s.candidate.round and tiles[s.group]]
+        if round_ and not shapes:
+            return chosen
+        firm = [s for s in chosen if not self._doubtful(s, size_at(s.candidate.center))]
         cells: list[Candidate] = []
         for index, blob in enumerate(blobs):
             (x, y), _, _ = blob.box
             centre = np.array([(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5])
             side = size_at((float(centre[0]), float(centre[1])))
-            share = blob.area * scale**2 / side**2
+            share = blob.area * scale**2 / (side**2 * (math.pi / 4 if round_ else 1.0))
             if not _FRAGMENT_SHARE[0] <= share <= _FRAGMENT_SHARE[1]:
                 continue
-            if any(_distance(centre, s.candidate.center) < 0.7 * side for s in chosen):
+            if any(_distance(centre, s.candidate.center) < 0.7 * side for s in firm):
+                continue
+            if round_:
+                near = min(shapes, key=lambda c: _distance(c.center, centre))
+                shape = (near.quad - near.quad.mean(axis=0)) * (side / near.side)
+                cells.append(Candidate((shape + centre).astype(np.float32), True, index, 0))
                 continue
             for turn in range(0, 90, 90 // _FRAGMENT_TURNS):
                 angle = math.radians(turn)
                 u = np.array([math.cos(angle), math.sin(angle)]) * side / 2
                 v = np.array([-u[1], u[0]])
                 quad = np.array([-u - v, u - v, u + v, v - u]) + centre
-                cells.append(Candidate(quad.astype(np.float32), False, index, split=0))
+                cells.append(Candidate(quad.astype(np.float32), False, index, 0))
         if not cells:
-            return []
+            return chosen
         best: dict[int, _Scored] = {}
         for s in self._score_structure(pyramid, cells, tiles):
             if s.candidate.blob not in best or s.score > best[s.candidate.blob].score:
@@ -791,9 +795,13 @@ class Recogniser:
             for s in self._realigned(pyramid, list(best.values()), tiles)
             if s.score >= self.config.second_look_min
             and self._rejection(s, size_at(s.candidate.center)) is None
-            and _outline_contrast(grey, s.candidate.quad, scale) >= self.config.outline_contrast_min
+            and all(
+                _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
+                for c in firm
+            )
+            and _has_outline(grey, s.candidate.quad, scale, s.candidate.round, self.config)
         ]
-        return _one_per_place(found)[0]
+        return _displaced(chosen, _one_per_place(found)[0])
 
     def _doubtful(self, s: _Scored, side_px: float) -> bool:
         """A chosen piece that may stand where a larger piece of ``side_px`` lies: much
@@ -1035,23 +1043,43 @@ def _best_in_place(piece: _Scored, scored: list[_Scored]) -> _Scored:
     return best
 
 
-def _side_steps(blurred: np.ndarray, quad: np.ndarray) -> float:
-    """The median step in grey across a quad's sides (each step the largest of a few
-    offsets across the side, as the outline is only known to a pixel or so)."""
+def _outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:
+    """The median step in grey across a piece's outline: a square's four sides, or
+    the ellipse inside a round piece's box. Each step is the largest of a few offsets
+    across the outline, as it is only known to a pixel or so."""
     height, width = blurred.shape
-    along = np.linspace(0.1, 0.9, 16)[:, None]
+    if round_:
+        centre = quad.mean(axis=0)
+        right, down = (quad[1] + quad[2]) / 2 - centre, (quad[2] + quad[3]) / 2 - centre
+        angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)[:, None]
+        points = centre + np.cos(angles) * right + np.sin(angles) * down
+        normals = points - centre
+    else:
+        along = np.linspace(0.1, 0.9, 16)[:, None]
+        sides = [(quad[k], quad[(k + 1) % 4]) for k in range(4)]
+        points = np.concatenate([a + along * (b - a) for a, b in sides])
+        normals = np.concatenate([np.repeat([[a[1] - b[1], b[0] - a[0]]], 16, 0) for a, b in sides])
+    normals = normals / np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-6)
     offsets = np.array([-1.0, 0.0, 1.0])
-    found = []
-    for k in range(4):
-        start, end = quad[k], quad[(k + 1) % 4]
-        normal = np.array([start[1] - end[1], end[0] - start[0]])
-        normal /= max(float(np.linalg.norm(normal)), 1e-6)
-        across = (start + along * (end - start))[:, None, :] + offsets[None, :, None] * normal
-        outer = np.clip(np.rint(across + normal), 0, [width - 1, height - 1]).astype(int)
-        inner = np.clip(np.rint(across - normal), 0, [width - 1, height - 1]).astype(int)
-        step = blurred[outer[..., 1], outer[..., 0]] - blurred[inner[..., 1], inner[..., 0]]
-        found.append(np.abs(step).max(axis=1))
-    return float(np.median(np.concatenate(found)))
+    across = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
+    limit = [width - 1, height - 1]
+    outer = np.clip(np.rint(across + normals[:, None, :]), 0, limit).astype(int)
+    inner = np.clip(np.rint(across - normals[:, None, :]), 0, limit).astype(int)
+    step = blurred[outer[..., 1], outer[..., 0]] - blurred[inner[..., 1], inner[..., 0]]
+    return float(np.median(np.abs(step).max(axis=1)))
+
+
+def _displaced(chosen: list[_Scored], found: list[_Scored]) -> list[_Scored]:
+    """``found`` added to ``chosen``, each replacing the chosen pieces it covers that
+    match worse (a figure taken for a token, a piece cut at the wrong size)."""
+    gone = {
+        id(c)
+        for c in chosen
+        for s in found
+        if _distance(s.candidate.center, c.candidate.center) < 0.6 * s.candidate.side
+        and c.score < s.score
+    }
+    return [c for c in chosen if id(c) not in gone] + found
 
 
 def _blocks(pieces: list[_Scored]) -> list[list[_Scored]]:
@@ -1159,17 +1187,21 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     return image
 
 
-def _outline_contrast(grey: np.ndarray, quad: np.ndarray, scale: float) -> float:
-    """How sharply a square's outline stands out: the typical step in grey across its
-    sides, against the same measured on squares a little inside and outside it.
+def _has_outline(
+    grey: np.ndarray, quad: np.ndarray, scale: float, round_: bool, config: VisionConfig
+) -> bool:
+    """Whether a piece's outline stands out all round: the typical step in grey across
+    it is a clear edge, not much weaker than the steps a little inside and outside it.
 
     A tile lying on a cloth of its own colour still has an edge all round (its rim,
-    its thickness, a printed border); a tile-sized square imagined around a die or a
-    cloth motif crosses only what happens to lie there, no more along its sides than
-    a little inside or outside them.
+    its thickness, a printed border). A tile-sized square imagined around a die on a
+    plain cloth crosses only cloth: its steps are the cloth's noise (under 7 grey
+    levels where real tiles' were over 35, on the rendered photos).
     """
     work = (quad.astype(np.float64) + 0.5) / scale - 0.5
     centre = work.mean(axis=0)
     blurred = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
-    steps = [_side_steps(blurred, centre + (work - centre) * f) for f in _OUTLINE_RINGS]
-    return steps[0] / max(max(steps[1:]), 1.0)
+    steps = [_outline_steps(blurred, centre + (work - centre) * f, round_) for f in _OUTLINE_RINGS]
+    return steps[0] >= config.outline_step_min and steps[0] >= config.outline_share_min * max(
+        steps[1:]
+    )

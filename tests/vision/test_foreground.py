@@ -151,3 +151,29 @@ def test_a_frame_of_any_size_gets_a_mask_of_its_size(
     mask = object_mask(frame, config)
     assert mask.shape == (height, width)
     assert mask.dtype == np.uint8
+
+
+def ringed_token(image: np.ndarray, centre: tuple[int, int], radius: int) -> None:
+    """A coloured token with a pale ring inside its rim and a pale symbol (as pale as
+    the cloth's pale cells)."""
+    cv2.circle(image, centre, radius, (60, 40, 150), -1, cv2.LINE_AA)
+    cv2.circle(image, centre, round(radius * 0.82), (236, 240, 242), 2, cv2.LINE_AA)
+    cv2.ellipse(image, centre, (radius // 2, radius // 4), 0, 0, 360, (236, 240, 242), -1)
+
+
+def test_coloured_tokens_with_pale_rings_on_a_checked_cloth_are_whole(
+    config: VisionConfig,
+) -> None:
+    # colour sees most of each token; the cloth's spacing fills in its pale ring and
+    # symbol, which are the cloth's own pale colour
+    frame = checked_cloth()
+    tokens = [((200 + 34 * k, 180), 16) for k in range(5)]
+    for centre, radius in tokens:
+        ringed_token(frame, centre, radius)
+    mask = object_mask(camera(frame), config)
+    for centre, radius in tokens:
+        assert coverage(mask, disc_mask(centre, radius - 1)) > 0.97, centre
+    around = np.zeros((HEIGHT, WIDTH), bool)
+    for centre, radius in tokens:
+        around |= disc_mask(centre, radius + 6)
+    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size

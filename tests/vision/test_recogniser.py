@@ -282,3 +282,22 @@ def test_a_small_round_tile_on_a_dark_table_is_not_taken_for_a_token(round_set, 
     score = score_photo(photo, round_recogniser.detect(photo.image), 1, 17)
     assert score.found == score.tiles
     assert score.tiles_right >= score.tiles - 1
+
+
+def test_a_round_tile_whose_rim_is_lost_too_is_found_around_its_figure(
+    round_set, round_recogniser, monkeypatch
+):
+    # the mask keeps only the figure and the cloth hides the rim from the edges too:
+    # a disc shaped like its neighbours is laid over the figure
+    photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="spread")
+    lost = photo.tiles[0]
+
+    def figure_only(mask, scale):
+        centre = (round(lost.center[0] / scale), round(lost.center[1] / scale))
+        cv2.circle(mask, centre, round(0.8 * photo.tile_px / scale), 0, -1)
+        cv2.circle(mask, centre, round(0.2 * photo.tile_px / scale), 255, -1)
+
+    _mask_changed(monkeypatch, photo, figure_only)
+    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+    result = round_recogniser.detect(photo.image)
+    assert _read_at(result, lost.center) == [lost.tile]
