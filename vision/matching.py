@@ -16,8 +16,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.model import TemplateBank, band_pass, structure_vectors
+from vision.model import Screen, TemplateBank, band_pass, structure_vectors
 from vision.rectify import Pyramid
+
+#: Room left in screening bounds for float32 rounding (correlations are at most 1).
+_ROUNDING = 1e-4
 
 
 @dataclass(frozen=True)
@@ -43,16 +46,12 @@ def match_structure(
     ``allowed`` (a bool per group) leaves the other groups out."""
     if len(patches) == 0:
         return []
-    templates, groups, turns = bank.columns(core_only)
-    similarity = structure_vectors(patches, bank.mask) @ templates
-    per_group = np.full((len(patches), n_groups), -1.0, np.float32)
-    best_turn = np.zeros((len(patches), n_groups))
-    rows = np.arange(len(patches))
-    for g in np.unique(groups):
-        own = np.flatnonzero(groups == g)
-        arg = similarity[:, own].argmax(axis=1)
-        per_group[:, g] = similarity[rows, own[arg]]
-        best_turn[:, g] = turns[own[arg]]
+    vectors = structure_vectors(patches, bank.mask)
+    screen = bank.screen(core_only)
+    if screen is None:
+        per_group, best_turn = _group_bests(vectors, bank, n_groups, core_only)
+    else:
+        per_group, best_turn = _screened_group_bests(vectors, screen, n_groups, allowed)
     if allowed is not None:
         per_group[:, ~allowed] = -1.0
     order = np.argsort(-per_group, axis=1)
@@ -72,6 +71,76 @@ def match_structure(
             )
         )
     return matches
+
+
+def _group_bests(
+    vectors: np.ndarray, bank: TemplateBank, n_groups: int, core_only: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each group's best correlation (N×G, -1 for groups not in the bank) and the
+    turn of the template that gave it, from the full product with every template."""
+    templates, groups, turns = bank.columns(core_only)
+    similarity = vectors @ templates
+    per_group = np.full((len(vectors), n_groups), -1.0, np.float32)
+    best_turn = np.zeros((len(vectors), n_groups))
+    rows = np.arange(len(vectors))
+    for g in np.unique(groups):
+        own = np.flatnonzero(groups == g)
+        arg = similarity[:, own].argmax(axis=1)
+        per_group[:, g] = similarity[rows, own[arg]]
+        best_turn[:, g] = turns[own[arg]]
+    return per_group, best_turn
+
+
+def _screened_group_bests(
+    vectors: np.ndarray, screen: Screen, n_groups: int, allowed: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_group_bests` for the two best groups of each patch, exactly, at a fraction
+    of the cost: a product in a few principal dimensions bounds every correlation
+    (see :class:`vision.model.Screen`), and only templates that could still be the best
+    of one of the two best groups are correlated in full. The groups below those two
+    may be left at -1 or below their true best; the choice and its margin only ever
+    look at the two best.
+    """
+    coeffs = vectors @ screen.basis
+    approx = coeffs @ screen.coarse  # N×T, each within ``slack`` of the correlation
+    outside = np.sqrt(
+        np.maximum(
+            np.einsum("ij,ij->i", vectors, vectors, dtype=np.float64)
+            - np.einsum("ij,ij->i", coeffs, coeffs, dtype=np.float64),
+            0.0,
+        )
+    )
+    # the bound, plus room for float32 rounding in either product
+    slack = (outside[:, None] * screen.residual[None, :] + _ROUNDING).astype(np.float32)
+    lower = np.maximum.reduceat(approx, screen.starts, axis=1) - slack  # N×S: each group's best
+    if allowed is not None:
+        lower[:, ~allowed[screen.segment_group]] = -np.inf
+    if lower.shape[1] > 1:
+        second = np.partition(lower, -2, axis=1)[:, -2:-1]
+    else:
+        second = np.full((len(vectors), 1), -np.inf, np.float32)
+    # a template may be its group's best only if it can reach the group's surest
+    # template, and matter only if it can reach the second surest group
+    bar = np.maximum(lower, second) - slack
+    if allowed is not None:
+        bar[:, ~allowed[screen.segment_group]] = np.inf
+    rows, cols = np.nonzero(approx >= np.repeat(bar, screen.sizes, axis=1))
+    scores = np.empty(len(cols), np.float32)
+    bounds = np.searchsorted(rows, np.arange(len(vectors) + 1))
+    for i in range(len(vectors)):
+        a, b = bounds[i], bounds[i + 1]
+        scores[a:b] = screen.rows[cols[a:b]] @ vectors[i]
+    # per (patch, group): the highest score, the first template on a tie (as argmax)
+    key = rows * n_groups + screen.group[cols]
+    per_group = np.full((len(vectors), n_groups), -1.0, np.float32)
+    best_turn = np.zeros((len(vectors), n_groups))
+    if not len(key):
+        return per_group, best_turn  # every group left out
+    order = np.lexsort((cols, -scores, key))
+    first = order[np.r_[True, key[order[1:]] != key[order[:-1]]]]
+    per_group.flat[key[first]] = scores[first]
+    best_turn.flat[key[first]] = screen.turn[cols[first]]
+    return per_group, best_turn
 
 
 def align(

@@ -1,0 +1,66 @@
+"""The screened match (vision.matching) against the plain product it stands for."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.matching import _group_bests, _screened_group_bests
+from vision.model import structure_vectors
+from vision.recogniser import Recogniser
+from vision.rectify import rectify
+
+
+def _patches(recogniser: Recogniser, round_: bool, count: int) -> np.ndarray:
+    """Faces cut slightly off (shifted, turned, scaled), with noise: real patches are
+    never exactly a template, so the part outside the screening axes is not zero."""
+    rng = np.random.default_rng(7)
+    faces = recogniser.model.colour_templates.astype(np.uint8)
+    size = faces.shape[1]
+    out = []
+    for _ in range(count):
+        face = faces[rng.integers(len(faces))]
+        angle = np.radians(rng.uniform(0, 360 if round_ else 8))
+        scale = rng.uniform(0.9, 1.1)
+        centre = np.array([size / 2, size / 2]) + rng.normal(0, 1.5, 2)
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * size / 2 * scale
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        patch = rectify(face, (corners @ turn.T + centre).astype(np.float32), size)
+        noise = rng.normal(0, 12, patch.shape)
+        out.append(np.clip(patch + noise, 0, 255).astype(np.uint8))
+    return np.stack(out)
+
+
+@pytest.mark.parametrize("round_", [False, True])
+@pytest.mark.parametrize("core_only", [False, True])
+def test_screening_finds_the_same_two_best_groups_as_the_full_product(
+    square_recogniser, round_recogniser, round_, core_only
+):
+    recogniser = round_recogniser if round_ else square_recogniser
+    bank = recogniser.model.bank(round_)
+    screen = bank.screen(core_only)
+    if screen is None:
+        pytest.skip("this bank is matched with the plain product")
+    n_groups = len(recogniser.model.groups)
+    vectors = structure_vectors(_patches(recogniser, round_, 60), bank.mask)
+    plain, plain_turn = _group_bests(vectors, bank, n_groups, core_only)
+    screened, screened_turn = _screened_group_bests(vectors, screen, n_groups, None)
+    top = np.argsort(-plain, axis=1)[:, :2]
+    assert (np.argsort(-screened, axis=1)[:, :2] == top).all()
+    rows = np.arange(len(vectors))[:, None]
+    assert np.allclose(screened[rows, top], plain[rows, top], atol=1e-5)
+    assert (screened_turn[rows, top] == plain_turn[rows, top]).all()
+    # a group below the best two is never reported above its true best
+    assert (screened <= plain + 1e-5).all()
+
+
+def test_screening_leaves_out_groups_that_are_not_allowed(round_recogniser):
+    bank = round_recogniser.model.round
+    n_groups = len(round_recogniser.model.groups)
+    allowed = np.array([name.startswith("token") for name in round_recogniser.model.group_names])
+    vectors = structure_vectors(_patches(round_recogniser, True, 20), bank.mask)
+    plain, _ = _group_bests(vectors, bank, n_groups, False)
+    plain[:, ~allowed] = -1.0
+    screened, _ = _screened_group_bests(vectors, bank.screen(False), n_groups, allowed)
+    assert (screened[:, ~allowed] == -1.0).all()
+    assert (screened.argmax(axis=1) == plain.argmax(axis=1)).all()
