@@ -334,12 +334,17 @@ def _fit_line(
 def _intersect(
     a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
 ) -> np.ndarray | None:
-    (p, d), (q, e) = a, b
-    matrix = np.column_stack([d, -e])
-    if abs(np.linalg.det(matrix)) < 1e-6:
+    """Where two lines (point, direction) cross, or None if they are (nearly) parallel.
+    Solved by Cramer's rule in plain floats: NumPy's solver costs more than the sum on
+    a 2×2 system, and every outline asks for four."""
+    (px, py), (dx, dy) = a[0].tolist(), a[1].tolist()
+    (qx, qy), (ex, ey) = b[0].tolist(), b[1].tolist()
+    det = ex * dy - dx * ey  # of the matrix [d, -e]
+    if abs(det) < 1e-6:
         return None
-    t, _ = np.linalg.solve(matrix, q - p)
-    return p + t * d
+    rx, ry = qx - px, qy - py
+    t = (ex * ry - rx * ey) / det
+    return np.array([px + t * dx, py + t * dy])
 
 
 def explained(blob: Blob, quads: list[np.ndarray], round_: bool | list[bool]) -> float:
@@ -369,17 +374,22 @@ def _ellipse_outline(quad: np.ndarray, points: int = 24) -> np.ndarray:
     q = quad.astype(np.float64)
     centre = q.mean(axis=0)
     u, v = (q[1] - q[0]) / 2, (q[3] - q[0]) / 2
+    cos, sin = _unit_circle(points)
+    return centre + cos * u + sin * v
+
+
+@functools.cache
+def _unit_circle(points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cosines and sines (columns) of ``points`` angles evenly round a circle."""
     t = np.linspace(0, 2 * np.pi, points, endpoint=False)
-    return centre + np.outer(np.cos(t), u) + np.outer(np.sin(t), v)
+    return np.cos(t)[:, None], np.sin(t)[:, None]
 
 
 def coverage(mask: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     """Share of each quad that the object mask covers, from a 6×6 grid of samples."""
     if not quads:
         return np.zeros(0)
-    t = (np.arange(6) + 0.5) / 6
-    u, v = np.meshgrid(t, t)
-    u, v = u.ravel()[None, :, None], v.ravel()[None, :, None]
+    u, v = _sample_grid()
     q = np.stack(quads).astype(np.float64)[:, None]  # C×1×4×2
     top = q[:, :, 0] * (1 - u) + q[:, :, 1] * u
     bottom = q[:, :, 3] * (1 - u) + q[:, :, 2] * u
@@ -388,3 +398,11 @@ def coverage(mask: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     y = np.clip(points[..., 1], 0, mask.shape[0] - 1)
     outside = (points[..., 0] != x) | (points[..., 1] != y)
     return ((mask[y, x] > 0) & ~outside).mean(axis=1)
+
+
+@functools.cache
+def _sample_grid() -> tuple[np.ndarray, np.ndarray]:
+    """The 6×6 sample places of :func:`coverage` (u across, v down; 1×36×1 each)."""
+    t = (np.arange(6) + 0.5) / 6
+    u, v = np.meshgrid(t, t)
+    return u.ravel()[None, :, None], v.ravel()[None, :, None]
