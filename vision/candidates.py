@@ -41,8 +41,8 @@ class Candidate:
 
     @functools.cached_property
     def center(self) -> tuple[float, float]:
-        c = self.quad.mean(axis=0)
-        return float(c[0]), float(c[1])
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = self.quad.tolist()  # plain floats: cheaper
+        return (ax + bx + cx + dx) / 4, (ay + by + cy + dy) / 4
 
     @functools.cached_property
     def side(self) -> float:

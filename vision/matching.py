@@ -224,7 +224,8 @@ def _unwarp(box: np.ndarray, quad: np.ndarray, size: int) -> np.ndarray:
     """Map a box in the coordinates of ``rectify(…, quad, size)`` back to the frame."""
     edge = size - 0.5
     target = np.array([[-0.5, -0.5], [edge, -0.5], [edge, edge], [-0.5, edge]], np.float32)
-    homography = cv2.getPerspectiveTransform((quad - 0.5).astype(np.float32), target)
+    # the map from the cut back to the frame, directly rather than as an inverse
+    homography = cv2.getPerspectiveTransform(target, (quad - 0.5).astype(np.float32))
     points = (box - 0.5).reshape(-1, 1, 2).astype(np.float32)
-    back = cv2.perspectiveTransform(points, np.linalg.inv(homography))[:, 0] + 0.5
+    back = cv2.perspectiveTransform(points, homography)[:, 0] + 0.5
     return back.astype(np.float32)
