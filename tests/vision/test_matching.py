@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
-from vision.matching import _group_bests, _screened_group_bests
+from vision.matching import (
+    _best_places,
+    _group_bests,
+    _integrals,
+    _mask_margin,
+    _screened_group_bests,
+    _spectrum,
+    _zoomed,
+)
 from vision.model import structure_vectors
 from vision.recogniser import Recogniser
 from vision.rectify import rectify
@@ -64,3 +73,28 @@ def test_screening_leaves_out_groups_that_are_not_allowed(round_recogniser):
     screened, _ = _screened_group_bests(vectors, bank.screen(False), n_groups, allowed)
     assert (screened[:, ~allowed] == -1.0).all()
     assert (screened.argmax(axis=1) == plain.argmax(axis=1)).all()
+
+
+def test_correlation_through_spectra_is_opencv_s_normalised_correlation(square_recogniser):
+    """Each band transformed once must give what ``cv2.matchTemplate`` gives for every
+    template: the same best fit at the same place."""
+    bank = square_recogniser.model.square
+    rng = np.random.default_rng(3)
+    size = 64
+    bands = np.stack(
+        [cv2.GaussianBlur(rng.normal(0, 20, (size, size)), (0, 0), 1.5) for _ in range(6)]
+    ).astype(np.float32)
+    inner = _mask_margin(bank.mask)
+    keys = sorted(bank.align)[:4]
+    spectra = [cv2.dft(band) for band in bands]
+    integrals = _integrals(bands)
+    for zoom in (0.9, 1.1):
+        chosen = [(b, key) for b in range(len(bands)) for key in keys]
+        tries = [(b, *_spectrum(bank, key, zoom, inner, size)) for b, key in chosen]
+        fits, places = _best_places(tries, spectra, integrals, tries[0][1])
+        for (b, key), fit, place in zip(chosen, fits, places, strict=True):
+            template = _zoomed(bank, key, zoom, inner)
+            response = cv2.matchTemplate(bands[b], template, cv2.TM_CCOEFF_NORMED)
+            _, want, _, at = cv2.minMaxLoc(response)
+            assert fit == pytest.approx(want, abs=1e-5)
+            assert tuple(place) == at
