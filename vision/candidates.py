@@ -201,13 +201,31 @@ def grid_splits(
         cols, rows = (k, m) if edge_a <= edge_b else (m, k)
         target = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
         homography = cv2.getPerspectiveTransform(target, outline.astype(np.float32))
-        cells = []
-        for r in range(rows):
-            for c in range(cols):
-                unit = np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], np.float32)
-                cells.append(cv2.perspectiveTransform(unit.reshape(-1, 1, 2), homography)[:, 0])
-        splits.append(cells)
+        # the grid's corners mapped at once (each point maps the same alone or not)
+        corners = cv2.perspectiveTransform(_unit_grid(cols, rows), homography)[:, 0]
+        splits.append([corners[cell] for cell in _cell_corners(cols, rows)])
     return splits
+
+
+@functools.cache
+def _unit_grid(cols: int, rows: int) -> np.ndarray:
+    """The corners of a ``cols`` × ``rows`` grid of unit cells, row by row (K×1×2)."""
+    ys, xs = np.mgrid[0 : rows + 1, 0 : cols + 1].astype(np.float32)
+    return np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2)
+
+
+@functools.cache
+def _cell_corners(cols: int, rows: int) -> np.ndarray:
+    """For each cell of :func:`_unit_grid`, row by row, the indices of its corners
+    clockwise from the top-left (cells×4)."""
+    width = cols + 1
+    return np.array(
+        [
+            [r * width + c, r * width + c + 1, (r + 1) * width + c + 1, (r + 1) * width + c]
+            for r in range(rows)
+            for c in range(cols)
+        ]
+    )
 
 
 def _counts_near(tiles: float) -> set[int]:
@@ -362,20 +380,24 @@ def explained(blob: Blob, quads: list[np.ndarray], round_: bool | list[bool]) ->
     x, y = blob.origin
     drawn = np.zeros_like(shape)
     flags = [round_] * len(quads) if isinstance(round_, bool) else round_
-    for quad, disc in zip(quads, flags, strict=True):
-        outline = _ellipse_outline(quad) if disc else quad.astype(np.float64)
-        points = np.rint((outline - [x, y]) * 16).astype(np.int32)
-        cv2.fillConvexPoly(drawn, points, 1, lineType=cv2.LINE_8, shift=4)
+    for disc in (False, True):
+        group = [q for q, d in zip(quads, flags, strict=True) if d == disc]
+        if group:
+            # all of one kind outlined and converted to fixed point (4 bits of
+            # fraction) at once: per piece, NumPy's call overhead was most of the cost
+            stacked = np.stack(group).astype(np.float64)
+            outlines = _ellipse_outlines(stacked) if disc else stacked
+            for points in np.rint((outlines - [x, y]) * 16).astype(np.int32):
+                cv2.fillConvexPoly(drawn, points, 1, lineType=cv2.LINE_8, shift=4)
     return float(np.count_nonzero(drawn & shape) / np.count_nonzero(shape))
 
 
-def _ellipse_outline(quad: np.ndarray, points: int = 24) -> np.ndarray:
-    """The ellipse inscribed in an ellipse box (quad), as a polygon."""
-    q = quad.astype(np.float64)
-    centre = q.mean(axis=0)
-    u, v = (q[1] - q[0]) / 2, (q[3] - q[0]) / 2
+def _ellipse_outlines(quads: np.ndarray, points: int = 24) -> np.ndarray:
+    """The ellipses inscribed in ellipse boxes (K×4×2 quads), as polygons (K×points×2)."""
+    centre = quads.mean(axis=1)[:, None]
+    u, v = (quads[:, 1] - quads[:, 0]) / 2, (quads[:, 3] - quads[:, 0]) / 2
     cos, sin = _unit_circle(points)
-    return centre + cos * u + sin * v
+    return centre + cos * u[:, None] + sin * v[:, None]
 
 
 @functools.cache
