@@ -52,11 +52,11 @@ class Candidate:
         """The outline to draw: the quad, or the ellipse inside it."""
         if not self.round:
             return self.quad
-        t = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+        cos, sin = _unit_circle(32)
         c = self.quad.mean(axis=0)
         u = (self.quad[1] - self.quad[0]) / 2
         v = (self.quad[3] - self.quad[0]) / 2
-        return (c + np.outer(np.cos(t), u) + np.outer(np.sin(t), v)).astype(np.float32)
+        return (c + cos * u + sin * v).astype(np.float32)
 
 
 def quad_side(quad: np.ndarray) -> float:
