@@ -41,8 +41,8 @@ class Candidate:
 
     @functools.cached_property
     def center(self) -> tuple[float, float]:
-        c = self.quad.mean(axis=0)
-        return float(c[0]), float(c[1])
+        (ax, ay), (bx, by), (cx, cy), (dx, dy) = self.quad.tolist()  # plain floats: cheaper
+        return (ax + bx + cx + dx) / 4, (ay + by + cy + dy) / 4
 
     @functools.cached_property
     def side(self) -> float:
@@ -52,11 +52,11 @@ class Candidate:
         """The outline to draw: the quad, or the ellipse inside it."""
         if not self.round:
             return self.quad
-        t = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+        cos, sin = _unit_circle(32)
         c = self.quad.mean(axis=0)
         u = (self.quad[1] - self.quad[0]) / 2
         v = (self.quad[3] - self.quad[0]) / 2
-        return (c + np.outer(np.cos(t), u) + np.outer(np.sin(t), v)).astype(np.float32)
+        return (c + cos * u + sin * v).astype(np.float32)
 
 
 def quad_side(quad: np.ndarray) -> float:
@@ -201,13 +201,31 @@ def grid_splits(
         cols, rows = (k, m) if edge_a <= edge_b else (m, k)
         target = np.array([[0, 0], [cols, 0], [cols, rows], [0, rows]], np.float32)
         homography = cv2.getPerspectiveTransform(target, outline.astype(np.float32))
-        cells = []
-        for r in range(rows):
-            for c in range(cols):
-                unit = np.array([[c, r], [c + 1, r], [c + 1, r + 1], [c, r + 1]], np.float32)
-                cells.append(cv2.perspectiveTransform(unit.reshape(-1, 1, 2), homography)[:, 0])
-        splits.append(cells)
+        # the grid's corners mapped at once (each point maps the same alone or not)
+        corners = cv2.perspectiveTransform(_unit_grid(cols, rows), homography)[:, 0]
+        splits.append([corners[cell] for cell in _cell_corners(cols, rows)])
     return splits
+
+
+@functools.cache
+def _unit_grid(cols: int, rows: int) -> np.ndarray:
+    """The corners of a ``cols`` × ``rows`` grid of unit cells, row by row (K×1×2)."""
+    ys, xs = np.mgrid[0 : rows + 1, 0 : cols + 1].astype(np.float32)
+    return np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2)
+
+
+@functools.cache
+def _cell_corners(cols: int, rows: int) -> np.ndarray:
+    """For each cell of :func:`_unit_grid`, row by row, the indices of its corners
+    clockwise from the top-left (cells×4)."""
+    width = cols + 1
+    return np.array(
+        [
+            [r * width + c, r * width + c + 1, (r + 1) * width + c + 1, (r + 1) * width + c]
+            for r in range(rows)
+            for c in range(cols)
+        ]
+    )
 
 
 def _counts_near(tiles: float) -> set[int]:
@@ -334,12 +352,17 @@ def _fit_line(
 def _intersect(
     a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
 ) -> np.ndarray | None:
-    (p, d), (q, e) = a, b
-    matrix = np.column_stack([d, -e])
-    if abs(np.linalg.det(matrix)) < 1e-6:
+    """Where two lines (point, direction) cross, or None if they are (nearly) parallel.
+    Solved by Cramer's rule in plain floats: NumPy's solver costs more than the sum on
+    a 2×2 system, and every outline asks for four."""
+    (px, py), (dx, dy) = a[0].tolist(), a[1].tolist()
+    (qx, qy), (ex, ey) = b[0].tolist(), b[1].tolist()
+    det = ex * dy - dx * ey  # of the matrix [d, -e]
+    if abs(det) < 1e-6:
         return None
-    t, _ = np.linalg.solve(matrix, q - p)
-    return p + t * d
+    rx, ry = qx - px, qy - py
+    t = (ex * ry - rx * ey) / det
+    return np.array([px + t * dx, py + t * dy])
 
 
 def explained(blob: Blob, quads: list[np.ndarray], round_: bool | list[bool]) -> float:
@@ -357,29 +380,38 @@ def explained(blob: Blob, quads: list[np.ndarray], round_: bool | list[bool]) ->
     x, y = blob.origin
     drawn = np.zeros_like(shape)
     flags = [round_] * len(quads) if isinstance(round_, bool) else round_
-    for quad, disc in zip(quads, flags, strict=True):
-        outline = _ellipse_outline(quad) if disc else quad.astype(np.float64)
-        points = np.rint((outline - [x, y]) * 16).astype(np.int32)
-        cv2.fillConvexPoly(drawn, points, 1, lineType=cv2.LINE_8, shift=4)
+    for disc in (False, True):
+        group = [q for q, d in zip(quads, flags, strict=True) if d == disc]
+        if group:
+            # all of one kind outlined and converted to fixed point (4 bits of
+            # fraction) at once: per piece, NumPy's call overhead was most of the cost
+            stacked = np.stack(group).astype(np.float64)
+            outlines = _ellipse_outlines(stacked) if disc else stacked
+            for points in np.rint((outlines - [x, y]) * 16).astype(np.int32):
+                cv2.fillConvexPoly(drawn, points, 1, lineType=cv2.LINE_8, shift=4)
     return float(np.count_nonzero(drawn & shape) / np.count_nonzero(shape))
 
 
-def _ellipse_outline(quad: np.ndarray, points: int = 24) -> np.ndarray:
-    """The ellipse inscribed in an ellipse box (quad), as a polygon."""
-    q = quad.astype(np.float64)
-    centre = q.mean(axis=0)
-    u, v = (q[1] - q[0]) / 2, (q[3] - q[0]) / 2
+def _ellipse_outlines(quads: np.ndarray, points: int = 24) -> np.ndarray:
+    """The ellipses inscribed in ellipse boxes (K×4×2 quads), as polygons (K×points×2)."""
+    centre = quads.mean(axis=1)[:, None]
+    u, v = (quads[:, 1] - quads[:, 0]) / 2, (quads[:, 3] - quads[:, 0]) / 2
+    cos, sin = _unit_circle(points)
+    return centre + cos * u[:, None] + sin * v[:, None]
+
+
+@functools.cache
+def _unit_circle(points: int) -> tuple[np.ndarray, np.ndarray]:
+    """Cosines and sines (columns) of ``points`` angles evenly round a circle."""
     t = np.linspace(0, 2 * np.pi, points, endpoint=False)
-    return centre + np.outer(np.cos(t), u) + np.outer(np.sin(t), v)
+    return np.cos(t)[:, None], np.sin(t)[:, None]
 
 
 def coverage(mask: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     """Share of each quad that the object mask covers, from a 6×6 grid of samples."""
     if not quads:
         return np.zeros(0)
-    t = (np.arange(6) + 0.5) / 6
-    u, v = np.meshgrid(t, t)
-    u, v = u.ravel()[None, :, None], v.ravel()[None, :, None]
+    u, v = _sample_grid()
     q = np.stack(quads).astype(np.float64)[:, None]  # C×1×4×2
     top = q[:, :, 0] * (1 - u) + q[:, :, 1] * u
     bottom = q[:, :, 3] * (1 - u) + q[:, :, 2] * u
@@ -388,3 +420,11 @@ def coverage(mask: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     y = np.clip(points[..., 1], 0, mask.shape[0] - 1)
     outside = (points[..., 0] != x) | (points[..., 1] != y)
     return ((mask[y, x] > 0) & ~outside).mean(axis=1)
+
+
+@functools.cache
+def _sample_grid() -> tuple[np.ndarray, np.ndarray]:
+    """The 6×6 sample places of :func:`coverage` (u across, v down; 1×36×1 each)."""
+    t = (np.arange(6) + 0.5) / 6
+    u, v = np.meshgrid(t, t)
+    return u.ravel()[None, :, None], v.ravel()[None, :, None]

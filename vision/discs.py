@@ -101,14 +101,24 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
     dy = ys[:, None].astype(np.float32) - centres[None, :, 1]
     depth = radii[None, :] - np.sqrt(dx * dx + dy * dy)
     owner = np.argmax(depth, axis=1)
+    # each share's mean and covariance, from its moments (all shares in one pass)
+    count = np.bincount(owner, minlength=len(peaks)).astype(np.float64)
+    xs, ys = xs.astype(np.float64), ys.astype(np.float64)
+    moments = [np.bincount(owner, w, len(peaks)) for w in (xs, ys, xs * xs, ys * ys, xs * ys)]
+    sx, sy, sxx, syy, sxy = moments
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mx, my = sx / count, sy / count
+        cxx = (sxx - count * mx * mx) / (count - 1)
+        cyy = (syy - count * my * my) / (count - 1)
+        cxy = (sxy - count * mx * my) / (count - 1)
+    shapes = np.nan_to_num(np.stack([np.stack([cxx, cxy], 1), np.stack([cxy, cyy], 1)], 1))
+    spreads, directions = np.linalg.eigh(shapes)
     quads = []
     for i in range(len(peaks)):
-        px = np.stack([xs[owner == i], ys[owner == i]], axis=1).astype(np.float32)
-        if len(px) < 6 or len(px) * step * step < 12:
+        if count[i] < 6 or count[i] * step * step < 12:
             continue
-        mean = px.mean(axis=0)
-        cov = np.cov((px - mean).T)
-        values, vectors = np.linalg.eigh(cov)
+        mean = (mx[i], my[i])
+        values, vectors = spreads[i], directions[i]
         axes = 4 * np.sqrt(np.maximum(values, 1e-6))  # full axes of a uniform ellipse
         # a neighbour's cut makes the share smaller than the disc: trust the peak radius
         major = max(axes[1], 2 * radii[i])

@@ -3,7 +3,8 @@
 A candidate is first compared with the core templates (every face in every turn) in
 one matrix product for all candidates of a frame. The most promising are then
 aligned: the mean band-passed image of the best groups is slid over a slightly
-larger cut of the frame at three zooms (``cv2.matchTemplate``), which moves the cut
+larger cut of the frame at three zooms (normalised correlation, as
+``cv2.matchTemplate`` computes it, through spectra), which moves the cut
 onto the tile even when the blob it came from included a shadow or a neighbour's
 edge. Aligned patches are judged once more against the full bank, whose extra
 turns and scales absorb what alignment leaves.
@@ -16,8 +17,11 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.model import TemplateBank, band_pass, structure_vectors
+from vision.model import Screen, TemplateBank, band_pass, structure_vectors
 from vision.rectify import Pyramid
+
+#: Room left in screening bounds for float32 rounding (correlations are at most 1).
+_ROUNDING = 1e-4
 
 
 @dataclass(frozen=True)
@@ -43,16 +47,12 @@ def match_structure(
     ``allowed`` (a bool per group) leaves the other groups out."""
     if len(patches) == 0:
         return []
-    templates, groups, turns = bank.columns(core_only)
-    similarity = structure_vectors(patches, bank.mask) @ templates
-    per_group = np.full((len(patches), n_groups), -1.0, np.float32)
-    best_turn = np.zeros((len(patches), n_groups))
-    rows = np.arange(len(patches))
-    for g in np.unique(groups):
-        own = np.flatnonzero(groups == g)
-        arg = similarity[:, own].argmax(axis=1)
-        per_group[:, g] = similarity[rows, own[arg]]
-        best_turn[:, g] = turns[own[arg]]
+    vectors = structure_vectors(patches, bank.mask)
+    screen = bank.screen(core_only)
+    if screen is None:
+        per_group, best_turn = _group_bests(vectors, bank, n_groups, core_only)
+    else:
+        per_group, best_turn = _screened_group_bests(vectors, screen, n_groups, allowed)
     if allowed is not None:
         per_group[:, ~allowed] = -1.0
     order = np.argsort(-per_group, axis=1)
@@ -72,6 +72,76 @@ def match_structure(
             )
         )
     return matches
+
+
+def _group_bests(
+    vectors: np.ndarray, bank: TemplateBank, n_groups: int, core_only: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each group's best correlation (N×G, -1 for groups not in the bank) and the
+    turn of the template that gave it, from the full product with every template."""
+    templates, groups, turns = bank.columns(core_only)
+    similarity = vectors @ templates
+    per_group = np.full((len(vectors), n_groups), -1.0, np.float32)
+    best_turn = np.zeros((len(vectors), n_groups))
+    rows = np.arange(len(vectors))
+    for g in np.unique(groups):
+        own = np.flatnonzero(groups == g)
+        arg = similarity[:, own].argmax(axis=1)
+        per_group[:, g] = similarity[rows, own[arg]]
+        best_turn[:, g] = turns[own[arg]]
+    return per_group, best_turn
+
+
+def _screened_group_bests(
+    vectors: np.ndarray, screen: Screen, n_groups: int, allowed: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_group_bests` for the two best groups of each patch, exactly, at a fraction
+    of the cost: a product in a few principal dimensions bounds every correlation
+    (see :class:`vision.model.Screen`), and only templates that could still be the best
+    of one of the two best groups are correlated in full. The groups below those two
+    may be left at -1 or below their true best; the choice and its margin only ever
+    look at the two best.
+    """
+    coeffs = vectors @ screen.basis
+    approx = coeffs @ screen.coarse  # N×T, each within ``slack`` of the correlation
+    outside = np.sqrt(
+        np.maximum(
+            np.einsum("ij,ij->i", vectors, vectors, dtype=np.float64)
+            - np.einsum("ij,ij->i", coeffs, coeffs, dtype=np.float64),
+            0.0,
+        )
+    )
+    # the bound, plus room for float32 rounding in either product
+    slack = (outside[:, None] * screen.residual[None, :] + _ROUNDING).astype(np.float32)
+    lower = np.maximum.reduceat(approx, screen.starts, axis=1) - slack  # N×S: each group's best
+    if allowed is not None:
+        lower[:, ~allowed[screen.segment_group]] = -np.inf
+    if lower.shape[1] > 1:
+        second = np.partition(lower, -2, axis=1)[:, -2:-1]
+    else:
+        second = np.full((len(vectors), 1), -np.inf, np.float32)
+    # a template may be its group's best only if it can reach the group's surest
+    # template, and matter only if it can reach the second surest group
+    bar = np.maximum(lower, second) - slack
+    if allowed is not None:
+        bar[:, ~allowed[screen.segment_group]] = np.inf
+    rows, cols = np.nonzero(approx >= np.repeat(bar, screen.sizes, axis=1))
+    scores = np.empty(len(cols), np.float32)
+    bounds = np.searchsorted(rows, np.arange(len(vectors) + 1))
+    for i in range(len(vectors)):
+        a, b = bounds[i], bounds[i + 1]
+        scores[a:b] = screen.rows[cols[a:b]] @ vectors[i]
+    # per (patch, group): the highest score, the first template on a tie (as argmax)
+    key = rows * n_groups + screen.group[cols]
+    per_group = np.full((len(vectors), n_groups), -1.0, np.float32)
+    best_turn = np.zeros((len(vectors), n_groups))
+    if not len(key):
+        return per_group, best_turn  # every group left out
+    order = np.lexsort((cols, -scores, key))
+    first = order[np.r_[True, key[order[1:]] != key[order[:-1]]]]
+    per_group.flat[key[first]] = scores[first]
+    best_turn.flat[key[first]] = screen.turn[cols[first]]
+    return per_group, best_turn
 
 
 def align(
@@ -98,30 +168,111 @@ def align(
         wides.append(centre + (quad - centre) * size / patch_px)
     bands = band_pass(pyramid.rectify_many(wides, size))
     inner = _mask_margin(bank.mask)
-    out = []
-    for quad, wide, band, keys in zip(quads, wides, bands, hypotheses, strict=True):
-        best_fit, best_box = -2.0, None
+    # every (quad, template) pair, in the order a quad's fits are compared (zoom, then
+    # hypothesis): the first of equal fits wins, as it did when each was slid in turn
+    tries: list[tuple[int, int, np.ndarray, float]] = []  # quad, side, spectrum, norm
+    for index, keys in enumerate(hypotheses):
         for zoom in zooms:
             for key in keys:
-                template = _zoomed(bank, key, zoom, inner)
-                if template is None or template.shape[0] > size:
-                    continue
-                response = cv2.matchTemplate(band, template, cv2.TM_CCOEFF_NORMED)
-                _, fit, _, (x, y) = cv2.minMaxLoc(response)
-                if fit > best_fit:
-                    # the template's edge lies ``inner`` (zoomed) inside the tile's
-                    extent = patch_px * template.shape[0] / (patch_px - 2 * inner)
-                    x0 = x - (extent - template.shape[0]) / 2
-                    y0 = y - (extent - template.shape[0]) / 2
-                    best_fit = fit
-                    best_box = np.array(
-                        [[x0, y0], [x0 + extent, y0], [x0 + extent, y0 + extent], [x0, y0 + extent]]
-                    )
-        if best_box is None:
+                template = _spectrum(bank, key, zoom, inner, size)
+                if template is not None:
+                    tries.append((index, *template))
+    fits = np.full(len(tries), -2.0)
+    places = np.zeros((len(tries), 2), int)
+    if tries:
+        spectra = [cv2.dft(np.ascontiguousarray(band)) for band in bands]
+        integrals = _integrals(bands)
+        for side in sorted({t[1] for t in tries}):
+            chosen = [k for k, t in enumerate(tries) if t[1] == side]
+            fits[chosen], places[chosen] = _best_places(
+                [tries[k] for k in chosen], spectra, integrals, side
+            )
+    tries_of: dict[int, list[int]] = {}
+    for k, t in enumerate(tries):
+        tries_of.setdefault(t[0], []).append(k)
+    out = []
+    for index, (quad, wide) in enumerate(zip(quads, wides, strict=True)):
+        own = tries_of.get(index)
+        if not own:
             out.append((quad, -1.0))
-        else:
-            out.append((_unwarp(best_box, wide, size), float(best_fit)))
+            continue
+        best = own[int(np.argmax(fits[own]))]
+        side, (x, y) = tries[best][1], places[best]
+        # the template's edge lies ``inner`` (zoomed) inside the tile's
+        extent = patch_px * side / (patch_px - 2 * inner)
+        x0 = x - (extent - side) / 2
+        y0 = y - (extent - side) / 2
+        box = np.array([[x0, y0], [x0 + extent, y0], [x0 + extent, y0 + extent], [x0, y0 + extent]])
+        out.append((_unwarp(box, wide, size), float(fits[best])))
     return out
+
+
+def _integrals(bands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Summed-area tables of the bands and of their squares (N×(S+1)×(S+1), float64)."""
+    tables = [cv2.integral2(np.ascontiguousarray(band), sdepth=cv2.CV_64F) for band in bands]
+    return np.stack([t[0] for t in tables]), np.stack([t[1] for t in tables])
+
+
+def _best_places(
+    tries: list[tuple[int, int, np.ndarray, float]],
+    spectra: list[np.ndarray],
+    integrals: tuple[np.ndarray, np.ndarray],
+    side: int,
+) -> tuple[np.ndarray, np.ndarray]:
+    """``cv2.TM_CCOEFF_NORMED`` of templates of one ``side`` with their quads' bands,
+    all at once: each best fit and where it lies (x, y).
+
+    The correlation goes through spectra: each band is transformed once, not once per
+    template and zoom as ``cv2.matchTemplate`` does, and the normalisation (the band's
+    spread under the template at each place, from its summed-area tables) is done for
+    all pairs together. OpenCV's handling of rounding is kept: values just past ±1
+    are ±1, further ones 0.
+    """
+    sums, squares = integrals
+    span = sums.shape[1] - side  # places along each axis
+    quads = np.array([t[0] for t in tries])
+
+    def window(t: np.ndarray) -> np.ndarray:
+        return t[:, side:, side:] - t[:, :-side, side:] - t[:, side:, :-side] + t[:, :-side, :-side]
+
+    s1 = window(sums)
+    spread = np.sqrt(np.maximum(window(squares) - s1 * s1 / (side * side), 0.0))[quads]
+    correlation = np.empty((len(tries), span, span), np.float32)
+    for k, (quad, _, spectrum, _) in enumerate(tries):
+        product = cv2.mulSpectrums(spectra[quad], spectrum, 0, conjB=True)
+        correlation[k] = cv2.idft(product, flags=cv2.DFT_REAL_OUTPUT | cv2.DFT_SCALE)[:span, :span]
+    norms = np.array([t[3] for t in tries])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = correlation / (spread * norms[:, None, None]).astype(np.float32)
+    value[~(np.abs(value) < 1.125)] = 0.0
+    np.clip(value, -1.0, 1.0, out=value)
+    flat = value.reshape(len(tries), -1)
+    best = flat.argmax(axis=1)  # the first of equal values, as cv2.minMaxLoc
+    fits = flat[np.arange(len(tries)), best]
+    return fits, np.stack([best % span, best // span], axis=1)
+
+
+def _spectrum(
+    bank: TemplateBank, key: tuple[int, float], zoom: float, inner: int, size: int
+) -> tuple[int, np.ndarray, float] | None:
+    """The alignment template of ``key`` at ``zoom``, ready to correlate with a band
+    ``size`` wide: its side, the spectrum of the template less its mean (zero-padded
+    to the band's size, in ``cv2.dft``'s packing) and the length of that. Made once per
+    bank, like :func:`_zoomed`; None where the template does not fit in the band."""
+    cache = bank.zoomed
+    name = ("spectrum", key, zoom, size)
+    if name not in cache:
+        template = _zoomed(bank, key, zoom, inner)
+        if template is None or template.shape[0] > size:
+            cache[name] = None
+        else:
+            side = template.shape[0]
+            centred = template.astype(np.float64) - template.mean(dtype=np.float64)
+            padded = np.zeros((size, size), np.float32)
+            padded[:side, :side] = centred
+            norm = float(np.sqrt(np.sum(centred * centred)))
+            cache[name] = (side, cv2.dft(padded), norm)
+    return cache[name]
 
 
 def _zoomed(
@@ -155,7 +306,8 @@ def _unwarp(box: np.ndarray, quad: np.ndarray, size: int) -> np.ndarray:
     """Map a box in the coordinates of ``rectify(…, quad, size)`` back to the frame."""
     edge = size - 0.5
     target = np.array([[-0.5, -0.5], [edge, -0.5], [edge, edge], [-0.5, edge]], np.float32)
-    homography = cv2.getPerspectiveTransform((quad - 0.5).astype(np.float32), target)
+    # the map from the cut back to the frame, directly rather than as an inverse
+    homography = cv2.getPerspectiveTransform(target, (quad - 0.5).astype(np.float32))
     points = (box - 0.5).reshape(-1, 1, 2).astype(np.float32)
-    back = cv2.perspectiveTransform(points, np.linalg.inv(homography))[:, 0] + 0.5
+    back = cv2.perspectiveTransform(points, homography)[:, 0] + 0.5
     return back.astype(np.float32)

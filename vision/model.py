@@ -36,6 +36,12 @@ STRUCTURE_BLUR = 1.0
 #: The coarse layout taken away before matching (see :func:`structure_vectors`).
 COARSE_BLUR = 4.0
 COARSE_WEIGHT = 0.8
+#: Screening (see :class:`Screen`): principal axes are taken in steps of this many until
+#: no template lies further than ``_SCREEN_RESIDUAL`` outside them; screening is used only
+#: where it costs less than ``_SCREEN_GAIN`` of the plain product.
+_SCREEN_STEP = 32
+_SCREEN_RESIDUAL = 0.12
+_SCREEN_GAIN = 0.3
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,82 @@ class TemplateBank:
     @functools.cached_property
     def _all_columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return np.ascontiguousarray(self.vectors.T), self.group, self.turn
+
+    def screen(self, core_only: bool) -> Screen | None:
+        """The core or the full bank prepared for a screened match (see :class:`Screen`),
+        or None where the bank is too small for screening to pay."""
+        return self._core_screen if core_only else self._all_screen
+
+    @functools.cached_property
+    def _core_screen(self) -> Screen | None:
+        return self._screen(np.flatnonzero(self.core))
+
+    @functools.cached_property
+    def _all_screen(self) -> Screen | None:
+        return self._screen(np.arange(len(self.group)))
+
+    @functools.cached_property
+    def _principal_axes(self) -> np.ndarray:
+        """The directions the templates vary most along (D×D, columns, most first).
+
+        The templates are blurred images of a few dozen faces, so a small part of the D
+        dimensions holds nearly all of them: this is what :class:`Screen` relies on.
+        """
+        vectors = self.vectors.astype(np.float64)
+        _, axes = np.linalg.eigh(vectors.T @ vectors)
+        return np.ascontiguousarray(axes[:, ::-1])
+
+    def _screen(self, chosen: np.ndarray) -> Screen | None:
+        chosen = chosen[np.argsort(self.group[chosen], kind="stable")]  # groups side by side
+        dims, count = self.vectors.shape[1], len(chosen)
+        vectors = self.vectors[chosen].astype(np.float64)
+        axes = self._principal_axes
+        for k in range(_SCREEN_STEP, dims, _SCREEN_STEP):
+            if dims * k + k * count > _SCREEN_GAIN * dims * count:
+                return None  # screening would cost about as much as the plain product
+            coarse = vectors @ axes[:, :k]
+            outside = np.sqrt(np.maximum((vectors**2).sum(1) - (coarse**2).sum(1), 0.0))
+            if outside.max() <= _SCREEN_RESIDUAL:
+                break
+        else:
+            return None
+        group = self.group[chosen]
+        starts = np.flatnonzero(np.r_[True, group[1:] != group[:-1]])
+        return Screen(
+            basis=np.ascontiguousarray(axes[:, :k], np.float32),
+            coarse=np.ascontiguousarray(coarse.T, np.float32),
+            rows=np.ascontiguousarray(self.vectors[chosen]),
+            group=group,
+            turn=self.turn[chosen],
+            starts=starts,
+            sizes=np.diff(np.r_[starts, count]),
+            segment_group=group[starts],
+            residual=np.maximum.reduceat(outside, starts),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Screen:
+    """A bank's templates, grouped, with their coordinates along its first K principal
+    axes, for matching many patches at a fraction of the full product's cost.
+
+    A patch's correlation with a template is the product of their coordinates along
+    the axes plus the product of their parts outside them, which is at most the two
+    parts' lengths multiplied (``residual`` holds the templates' longest part outside
+    the axes, per group). The coarse product bounds every correlation; only the
+    templates that could still be their group's best, in a group that could still be
+    one of the two best, are correlated in full (see :func:`vision.matching.match_structure`).
+    """
+
+    basis: np.ndarray  # D×K float32, orthonormal columns
+    coarse: np.ndarray  # K×T float32: the templates' coordinates along the basis
+    rows: np.ndarray  # T×D float32: the templates themselves
+    group: np.ndarray  # T int, in runs of one group
+    turn: np.ndarray  # T float
+    starts: np.ndarray  # S: where each run of one group starts
+    sizes: np.ndarray  # S: how long each run is
+    segment_group: np.ndarray  # S: the group of each run
+    residual: np.ndarray  # S float64: the longest part of a run's templates outside the basis
 
 
 @dataclass(frozen=True, eq=False)

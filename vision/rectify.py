@@ -161,10 +161,14 @@ def quad_from_ellipse(
 
 
 def order_corners(points: np.ndarray) -> np.ndarray:
-    """Four corners in clockwise order (image y down), starting from the top-left-most."""
+    """Four corners in clockwise order (image y down), starting from the top-left-most.
+
+    Plain floats: this runs for every ellipse and outline, where NumPy's per-call cost
+    on four points was most of the work."""
     points = np.asarray(points, np.float32).reshape(4, 2)
-    centre = points.mean(axis=0)
-    angles = np.arctan2(points[:, 1] - centre[1], points[:, 0] - centre[0])
-    ordered = points[np.argsort(angles)]
-    start = int(np.argmin(ordered.sum(axis=1)))
-    return np.roll(ordered, -start, axis=0)
+    corners = points.tolist()
+    cx = sum(x for x, _ in corners) / 4
+    cy = sum(y for _, y in corners) / 4
+    order = sorted(range(4), key=lambda i: math.atan2(corners[i][1] - cy, corners[i][0] - cx))
+    start = min(range(4), key=lambda k: corners[order[k]][0] + corners[order[k]][1])
+    return points[order[start:] + order[:start]]

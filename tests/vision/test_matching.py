@@ -1,0 +1,100 @@
+"""The screened match (vision.matching) against the plain product it stands for."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.matching import (
+    _best_places,
+    _group_bests,
+    _integrals,
+    _mask_margin,
+    _screened_group_bests,
+    _spectrum,
+    _zoomed,
+)
+from vision.model import structure_vectors
+from vision.recogniser import Recogniser
+from vision.rectify import rectify
+
+
+def _patches(recogniser: Recogniser, round_: bool, count: int) -> np.ndarray:
+    """Faces cut slightly off (shifted, turned, scaled), with noise: real patches are
+    never exactly a template, so the part outside the screening axes is not zero."""
+    rng = np.random.default_rng(7)
+    faces = recogniser.model.colour_templates.astype(np.uint8)
+    size = faces.shape[1]
+    out = []
+    for _ in range(count):
+        face = faces[rng.integers(len(faces))]
+        angle = np.radians(rng.uniform(0, 360 if round_ else 8))
+        scale = rng.uniform(0.9, 1.1)
+        centre = np.array([size / 2, size / 2]) + rng.normal(0, 1.5, 2)
+        corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * size / 2 * scale
+        turn = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        patch = rectify(face, (corners @ turn.T + centre).astype(np.float32), size)
+        noise = rng.normal(0, 12, patch.shape)
+        out.append(np.clip(patch + noise, 0, 255).astype(np.uint8))
+    return np.stack(out)
+
+
+@pytest.mark.parametrize("round_", [False, True])
+@pytest.mark.parametrize("core_only", [False, True])
+def test_screening_finds_the_same_two_best_groups_as_the_full_product(
+    square_recogniser, round_recogniser, round_, core_only
+):
+    recogniser = round_recogniser if round_ else square_recogniser
+    bank = recogniser.model.bank(round_)
+    screen = bank.screen(core_only)
+    if screen is None:
+        pytest.skip("this bank is matched with the plain product")
+    n_groups = len(recogniser.model.groups)
+    vectors = structure_vectors(_patches(recogniser, round_, 60), bank.mask)
+    plain, plain_turn = _group_bests(vectors, bank, n_groups, core_only)
+    screened, screened_turn = _screened_group_bests(vectors, screen, n_groups, None)
+    top = np.argsort(-plain, axis=1)[:, :2]
+    assert (np.argsort(-screened, axis=1)[:, :2] == top).all()
+    rows = np.arange(len(vectors))[:, None]
+    assert np.allclose(screened[rows, top], plain[rows, top], atol=1e-5)
+    assert (screened_turn[rows, top] == plain_turn[rows, top]).all()
+    # a group below the best two is never reported above its true best
+    assert (screened <= plain + 1e-5).all()
+
+
+def test_screening_leaves_out_groups_that_are_not_allowed(round_recogniser):
+    bank = round_recogniser.model.round
+    n_groups = len(round_recogniser.model.groups)
+    allowed = np.array([name.startswith("token") for name in round_recogniser.model.group_names])
+    vectors = structure_vectors(_patches(round_recogniser, True, 20), bank.mask)
+    plain, _ = _group_bests(vectors, bank, n_groups, False)
+    plain[:, ~allowed] = -1.0
+    screened, _ = _screened_group_bests(vectors, bank.screen(False), n_groups, allowed)
+    assert (screened[:, ~allowed] == -1.0).all()
+    assert (screened.argmax(axis=1) == plain.argmax(axis=1)).all()
+
+
+def test_correlation_through_spectra_is_opencv_s_normalised_correlation(square_recogniser):
+    """Each band transformed once must give what ``cv2.matchTemplate`` gives for every
+    template: the same best fit at the same place."""
+    bank = square_recogniser.model.square
+    rng = np.random.default_rng(3)
+    size = 64
+    bands = np.stack(
+        [cv2.GaussianBlur(rng.normal(0, 20, (size, size)), (0, 0), 1.5) for _ in range(6)]
+    ).astype(np.float32)
+    inner = _mask_margin(bank.mask)
+    keys = sorted(bank.align)[:4]
+    spectra = [cv2.dft(band) for band in bands]
+    integrals = _integrals(bands)
+    for zoom in (0.9, 1.1):
+        chosen = [(b, key) for b in range(len(bands)) for key in keys]
+        tries = [(b, *_spectrum(bank, key, zoom, inner, size)) for b, key in chosen]
+        fits, places = _best_places(tries, spectra, integrals, tries[0][1])
+        for (b, key), fit, place in zip(chosen, fits, places, strict=True):
+            template = _zoomed(bank, key, zoom, inner)
+            response = cv2.matchTemplate(bands[b], template, cv2.TM_CCOEFF_NORMED)
+            _, want, _, at = cv2.minMaxLoc(response)
+            assert fit == pytest.approx(want, abs=1e-5)
+            assert tuple(place) == at
