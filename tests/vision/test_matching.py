@@ -40,16 +40,16 @@ def _patches(recogniser: Recogniser, round_: bool, count: int) -> np.ndarray:
     return np.stack(out)
 
 
-@pytest.mark.parametrize("round_", [False, True])
-@pytest.mark.parametrize("core_only", [False, True])
+# the banks that are screened (the square set's small core bank is matched with the
+# plain product: screening would not pay there)
+@pytest.mark.parametrize(("round_", "core_only"), [(False, False), (True, False), (True, True)])
 def test_screening_finds_the_same_two_best_groups_as_the_full_product(
     square_recogniser, round_recogniser, round_, core_only
 ):
     recogniser = round_recogniser if round_ else square_recogniser
     bank = recogniser.model.bank(round_)
     screen = bank.screen(core_only)
-    if screen is None:
-        pytest.skip("this bank is matched with the plain product")
+    assert screen is not None
     n_groups = len(recogniser.model.groups)
     vectors = structure_vectors(_patches(recogniser, round_, 60), bank.mask)
     plain, plain_turn = _group_bests(vectors, bank, n_groups, core_only)
