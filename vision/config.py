@@ -77,8 +77,10 @@ class VisionConfig:
     split_slack: float = 0.12
     #: Least normalised correlation with the best template for a candidate to count.
     accept_structure_min: float = 0.5
-    #: ...and for a token, whose plain face matches any round thing a little.
-    accept_token_min: float = 0.55
+    #: ...and for a token, whose plain face matches any round thing a little (over four
+    #: styles' middle and hard photos, token matches under 0.65 were 31 dice, tile
+    #: figures and the like, and 2 tokens).
+    accept_token_min: float = 0.65
     #: A split with fewer of its pieces accepted than this share is not tiles at all.
     split_accept_share: float = 0.5
     #: ...and so is a blob whose best pieces leave more than this share of it uncovered.
@@ -93,9 +95,10 @@ class VisionConfig:
     #: A round tile found by its rim alone (no blob of the object mask) must match
     #: its face at least this well.
     second_look_min: float = 0.7
-    #: A tile found around a fragment of the mask needs an outline all round: a median
-    #: step in grey across it of at least this many levels (real tiles measured 36 to
-    #: 55; tile-sized squares imagined around dice on a cloth under 7)...
+    #: A piece found with no blob of its own (around a fragment of the mask, or by its
+    #: rim) needs an outline all round: a median step in grey across it of at least
+    #: this many levels (real tiles measured 36 to 55; tile-sized squares imagined
+    #: around dice on a cloth under 7)...
     outline_step_min: float = 12.0
     #: ...and at least this share of the steps a little inside and outside it.
     outline_share_min: float = 0.6

@@ -670,6 +670,7 @@ class Recogniser:
                     _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
                     for c in firm + found
                 )
+                and _has_outline(grey, s.candidate.quad, scale, True, self.config)
             ]
         return _displaced(chosen, _one_per_place(found)[0])
 
@@ -876,6 +877,10 @@ class Recogniser:
         A tilted camera makes near tiles larger than far ones, roughly linearly across
         the frame; with four or more clear tile matches the size is fitted as a plane
         over the image, otherwise taken as their median (or from the calibration).
+        The plane's slopes are held back (ridge regression, half a tile's side squared
+        per tile) so that it only tilts along directions in which the tiles spread:
+        tiles laid in one row say nothing about sizes beside it, where a plain fit
+        would extrapolate at random.
         """
         if calibrated is not None:
             return lambda point: calibrated
@@ -890,10 +895,13 @@ class Recogniser:
         median = float(np.median(sides))
         if len(sure) < 4:
             return lambda point: median
-        design = np.array([[1.0, c.center[0], c.center[1]] for c in sure])
-        coef, *_ = np.linalg.lstsq(design, sides, rcond=None)
+        points = np.array([c.center for c in sure])
+        middle, mean = points.mean(axis=0), float(sides.mean())
+        spread = points - middle
+        damping = len(sure) * (median / 2) ** 2 * np.eye(2)
+        slope = np.linalg.solve(spread.T @ spread + damping, spread.T @ (sides - mean))
         return lambda point: float(
-            np.clip(coef[0] + coef[1] * point[0] + coef[2] * point[1], 0.5 * median, 2 * median)
+            np.clip(mean + slope @ (np.asarray(point) - middle), 0.5 * median, 2 * median)
         )
 
     def _rejection(self, s: _Scored, side_px: float | None) -> str | None:

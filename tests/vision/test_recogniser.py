@@ -301,3 +301,30 @@ def test_a_round_tile_whose_rim_is_lost_too_is_found_around_its_figure(
     monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
     result = round_recogniser.detect(photo.image)
     assert _read_at(result, lost.center) == [lost.tile]
+
+
+def test_tokens_beside_a_single_row_of_tiles_are_judged_by_the_tiles_size(
+    round_set, round_recogniser
+):
+    # four tiles in one row say how large a tile is, not how sizes change across the
+    # row: the row of tokens below it must not be judged by an extrapolated size
+    table = np.full((720, 1280, 3), (32, 30, 34), np.uint8)
+    for k, name in enumerate(["blue-monk", "green-coffin", "yellow-maiden", "red-garlic"]):
+        face = round_set.faces[Tile.parse(name)]
+        paste(table, face, np.array([300.0 + 150 * k, 200.0]), np.array([90.0, 90.0]), 10.0 * k)
+    row = [
+        round_set.token_faces["red"],
+        *[round_set.token_back] * 4,
+        round_set.token_faces["white"],
+    ]
+    for k, face in enumerate(row):
+        paste(table, face, np.array([350.0 + 64 * k, 420.0]), np.array([62.0, 62.0]), 0.0)
+    noise = np.random.default_rng(1).normal(0, 3, table.shape).astype(np.int8)
+    result = round_recogniser.detect(cv2.add(table, noise, dtype=cv2.CV_8U))
+    assert len(result.tiles) == 4
+    read = sorted((t.center[0], t.colour, t.face_up) for t in result.tokens)
+    assert [(colour, up) for _, colour, up in read] == [
+        ("red", True),
+        *[(None, False)] * 4,
+        ("white", True),
+    ]
