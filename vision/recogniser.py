@@ -69,7 +69,7 @@ _KINDS_APART = 0.15
 #: pieces found (a row or block continues; the rest of the frame was seen by the mask).
 _RIM_REACH = 2.5
 #: A blob this share of a tile's area may be the figure of a tile the mask lost...
-_FRAGMENT_SHARE = (0.08, 0.7)
+_FRAGMENT_SHARE = (0.05, 0.7)
 #: ...and the tile around it is tried in this many turns of a quarter.
 _FRAGMENT_TURNS = 6
 #: Tiles whose centres are closer than this many sides touch (one block)...
@@ -770,16 +770,26 @@ class Recogniser:
         if round_ and not shapes:
             return chosen
         firm = [s for s in chosen if not self._doubtful(s, size_at(s.candidate.center))]
-        cells: list[Candidate] = []
-        for index, blob in enumerate(blobs):
+        area = math.pi / 4 if round_ else 1.0  # a tile's area in its side squared
+        bits: list[tuple[np.ndarray, float, float]] = []  # centre, side, share of a tile
+        for blob in blobs:
             (x, y), _, _ = blob.box
             centre = np.array([(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5])
             side = size_at((float(centre[0]), float(centre[1])))
-            share = blob.area * scale**2 / (side**2 * (math.pi / 4 if round_ else 1.0))
-            if not _FRAGMENT_SHARE[0] <= share <= _FRAGMENT_SHARE[1]:
+            share = blob.area * scale**2 / (side**2 * area)
+            if share <= _FRAGMENT_SHARE[1] and all(
+                _distance(centre, s.candidate.center) >= 0.7 * side for s in firm
+            ):
+                bits.append((centre, side, share))
+        cells: list[Candidate] = []
+        # a figure may fall apart into several bits (a bulb and its stalk): those
+        # closer than a tile's side are one figure, centred on their weighted middle
+        for index, group in enumerate(_clusters(bits)):
+            shares = np.array([share for _, _, share in group])
+            if not _FRAGMENT_SHARE[0] <= shares.sum() <= _FRAGMENT_SHARE[1]:
                 continue
-            if any(_distance(centre, s.candidate.center) < 0.7 * side for s in firm):
-                continue
+            centre = np.average([c for c, _, _ in group], axis=0, weights=shares)
+            side = size_at((float(centre[0]), float(centre[1])))
             if round_:
                 near = min(shapes, key=lambda c: _distance(c.center, centre))
                 shape = (near.quad - near.quad.mean(axis=0)) * (side / near.side)
@@ -1094,6 +1104,19 @@ def _displaced(chosen: list[_Scored], found: list[_Scored]) -> list[_Scored]:
         and c.score < s.score
     }
     return [c for c in chosen if id(c) not in gone] + found
+
+
+def _clusters(
+    bits: list[tuple[np.ndarray, float, float]],
+) -> list[list[tuple[np.ndarray, float, float]]]:
+    """Bits of figures (centre, tile side there, share) grouped with every bit closer
+    than a tile's side to one of the group."""
+    groups: list[list[tuple[np.ndarray, float, float]]] = []
+    for bit in bits:
+        joined = [g for g in groups if any(_distance(bit[0], b[0]) < bit[1] for b in g)]
+        merged = [bit] + [b for g in joined for b in g]
+        groups = [g for g in groups if not any(g is j for j in joined)] + [merged]
+    return groups
 
 
 def _blocks(pieces: list[_Scored]) -> list[list[_Scored]]:

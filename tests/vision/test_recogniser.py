@@ -328,3 +328,25 @@ def test_tokens_beside_a_single_row_of_tiles_are_judged_by_the_tiles_size(
         *[(None, False)] * 4,
         ("white", True),
     ]
+
+
+def test_a_square_tile_whose_figure_fell_apart_in_the_mask_is_found_around_the_pieces(
+    square_set, square_recogniser, monkeypatch
+):
+    # two small bits of one figure, neither at the tile's centre, are one figure
+    photo = render_photo(square_set, np.random.default_rng(6), level=0, n_tiles=5, layout="spread")
+    lost = photo.tiles[0]
+
+    def figure_in_bits(mask, scale):
+        corners = (lost.corners + 0.5) / scale - 0.5
+        centre = corners.mean(axis=0)
+        grown = np.round(centre + (corners - centre) * 1.3).astype(np.int32)
+        cv2.fillConvexPoly(mask, grown, 0)
+        radius = round(0.12 * photo.tile_px / scale)
+        for k in (0, 2):  # towards two opposite corners
+            bit = centre + (corners[k] - centre) * 0.5
+            cv2.circle(mask, np.round(bit).astype(int), radius, 255, -1)
+
+    _mask_changed(monkeypatch, photo, figure_in_bits)
+    result = square_recogniser.detect(photo.image)
+    assert _read_at(result, lost.center) == [lost.tile]
