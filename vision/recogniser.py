@@ -70,7 +70,11 @@ _KINDS_APART = 0.15
 _RIM_REACH = 2.5
 #: A blob this share of a tile's area may be the figure of a tile the mask lost...
 _FRAGMENT_SHARE = (0.05, 0.7)
-#: ...and the tile around it is tried in this many turns of a quarter.
+#: ...and the tile around it is looked for this far (in its sides) from the bits'
+#: middle, in steps of this many degrees, by its outline...
+_FRAGMENT_REACH = 0.35
+_FRAGMENT_TURN_STEP = 5
+#: ...and centred on them in this many turns of a quarter.
 _FRAGMENT_TURNS = 6
 #: Tiles whose centres are closer than this many sides touch (one block)...
 _TOUCHING = 1.3
@@ -782,6 +786,7 @@ class Recogniser:
             ):
                 bits.append((centre, side, share))
         cells: list[Candidate] = []
+        places: dict[int, tuple[np.ndarray, float]] = {}
         # a figure may fall apart into several bits (a bulb and its stalk): those
         # closer than a tile's side are one figure, centred on their weighted middle
         for index, group in enumerate(_clusters(bits)):
@@ -795,6 +800,7 @@ class Recogniser:
                 shape = (near.quad - near.quad.mean(axis=0)) * (side / near.side)
                 cells.append(Candidate((shape + centre).astype(np.float32), True, index, 0))
                 continue
+            places[index] = (centre, side)
             for turn in range(0, 90, 90 // _FRAGMENT_TURNS):
                 angle = math.radians(turn)
                 u = np.array([math.cos(angle), math.sin(angle)]) * side / 2
@@ -806,6 +812,16 @@ class Recogniser:
         best: dict[int, _Scored] = {}
         for s in self._score_structure(pyramid, cells, tiles):
             if s.candidate.blob not in best or s.score > best[s.candidate.blob].score:
+                best[s.candidate.blob] = s
+        # where no square centred on the bits looks like a tile yet, the square whose
+        # outline the frame's edges show best (the bits may lie off the tile's middle)
+        unclear = [k for k in places if best[k].score < self.config.second_look_min]
+        outlined = [
+            Candidate(_square_by_outline(grey, *places[k], scale).astype(np.float32), False, k, 0)
+            for k in unclear
+        ]
+        for s in self._score_structure(pyramid, outlined, tiles):
+            if s.score > best[s.candidate.blob].score:
                 best[s.candidate.blob] = s
         found = [
             s
@@ -1104,6 +1120,67 @@ def _displaced(chosen: list[_Scored], found: list[_Scored]) -> list[_Scored]:
         and c.score < s.score
     }
     return [c for c in chosen if id(c) not in gone] + found
+
+
+def _square_by_outline(
+    grey: np.ndarray, centre: np.ndarray, side: float, scale: float
+) -> np.ndarray:
+    """The square of ``side`` (full-frame px) near ``centre`` whose outline runs best
+    along the frame's edges: the one across whose sides the grey changes most (the
+    median over its sides, so a figure crossing a side does not decide). Searched
+    coarsely over places and turns, then finely around the best. Returns its corners
+    in full-frame px."""
+    work_centre = (np.asarray(centre, np.float64) + 0.5) / scale - 0.5
+    half = side / scale / 2
+    reach = _FRAGMENT_REACH * 2 * half
+    radius = math.ceil(half * math.sqrt(2) + reach) + 3
+    height, width = grey.shape
+    x0, y0 = (np.floor(work_centre) - radius).astype(int)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x0 + 2 * radius + 1, width), min(y0 + 2 * radius + 1, height)
+    blurred = cv2.GaussianBlur(grey[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
+    gradient = (
+        cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3),
+        cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3),
+    )
+    local = work_centre - (x0, y0)
+    step = max(1.0, half / 6)
+    shifts = np.arange(-reach, reach + 1e-6, step)
+    places = local + np.stack(np.meshgrid(shifts, shifts), axis=-1).reshape(-1, 2)
+    turn_step = math.radians(_FRAGMENT_TURN_STEP)
+    _, angle, place = _outline_best(gradient, places, np.arange(0, math.pi / 2, turn_step), half)
+    fine = np.arange(-step, step + 1e-6, step / 2)
+    places = place + np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
+    turns = angle + np.arange(-1, 1.01, 0.25) * turn_step
+    _, angle, place = _outline_best(gradient, places, turns, half)
+    u = np.array([math.cos(angle), math.sin(angle)]) * half
+    v = np.array([-u[1], u[0]])
+    quad = np.array([-u - v, u - v, u + v, v - u]) + place + (x0, y0)
+    return (quad + 0.5) * scale - 0.5
+
+
+def _outline_best(
+    gradient: tuple[np.ndarray, np.ndarray], places: np.ndarray, angles: np.ndarray, half: float
+) -> tuple[float, float, np.ndarray]:
+    """Of squares turned by each of ``angles`` (radians) and centred at each of
+    ``places`` (K×2, px), the one whose sides the grey crosses most steeply: its
+    median step, its angle and its centre."""
+    gx, gy = gradient
+    u = np.stack([np.cos(angles), np.sin(angles)], axis=-1)  # A×2
+    v = np.stack([-u[:, 1], u[:, 0]], axis=-1)
+    along = np.linspace(-0.8, 0.8, 12)[None, :, None] * half
+    sides = [(-v, u), (u, v), (v, u), (-u, v)]  # (outward normal, direction along)
+    ring = np.concatenate([n[:, None] * half + along * a[:, None] for n, a in sides], axis=1)
+    facing = np.concatenate([np.repeat(n[:, None], 12, axis=1) for n, _ in sides], axis=1)
+    where = np.rint(places[None, :, None, :] + ring[:, None]).astype(int)  # A×K×48×2
+    xs = np.clip(where[..., 0], 0, gx.shape[1] - 1)
+    ys = np.clip(where[..., 1], 0, gx.shape[0] - 1)
+    normal = facing[:, None]  # A×1×48×2
+    steps = np.abs(gx[ys, xs] * normal[..., 0] + gy[ys, xs] * normal[..., 1])
+    middle = steps.shape[-1] // 2
+    scores = np.partition(steps, middle, axis=-1)[..., middle]  # A×K
+    a, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    return float(scores[a, k]), float(angles[a]), places[k]
 
 
 def _clusters(
