@@ -926,9 +926,14 @@ class Recogniser:
         spread = points - middle
         damping = len(sure) * (median / 2) ** 2 * np.eye(2)
         slope = np.linalg.solve(spread.T @ spread + damping, spread.T @ (sides - mean))
-        return lambda point: float(
-            np.clip(mean + slope @ (np.asarray(point) - middle), 0.5 * median, 2 * median)
-        )
+        # plain floats: the model is asked thousands of times a frame
+        sx, sy, mx, my = (float(v) for v in (*slope, *middle))
+        low, high = 0.5 * median, 2 * median
+
+        def size_at(point: tuple[float, float]) -> float:
+            return min(max(mean + sx * (point[0] - mx) + sy * (point[1] - my), low), high)
+
+        return size_at
 
     def _rejection(self, s: _Scored, side_px: float | None) -> str | None:
         config = self.config
@@ -1056,8 +1061,9 @@ def _by_split(pieces: list[_Scored]) -> dict[tuple[int, int], list[_Scored]]:
 
 def _elongation(quad: np.ndarray) -> float:
     """How many times longer a quad's longest side is than its shortest."""
-    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
-    return float(sides.max() / max(sides.min(), 1e-6))
+    corners = quad.tolist()  # plain floats: asked for every piece of every split
+    sides = [math.dist(corners[k], corners[k - 1]) for k in range(len(corners))]
+    return max(sides) / max(min(sides), 1e-6)
 
 
 def _distance(a: tuple[float, float] | np.ndarray, b: tuple[float, float] | np.ndarray) -> float:
