@@ -160,7 +160,7 @@ class Recogniser:
         chosen, rejected, size_at = self._choose(pyramid, scored, calibrated)
         chosen = self._look_again(pyramid, grey, scale, chosen, size_at)
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
-        chosen += self._beside_blocks(pyramid, chosen, size_at)
+        chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
         tiles, tokens, unsure, gains = self._colour(chosen)
@@ -679,27 +679,52 @@ class Recogniser:
         return _displaced(chosen, _one_per_place(found)[0])
 
     def _beside_blocks(
-        self, pyramid: Pyramid, chosen: list[_Scored], size_at: SizeModel | None
+        self,
+        pyramid: Pyramid,
+        chosen: list[_Scored],
+        grey: np.ndarray,
+        scale: float,
+        size_at: SizeModel | None,
     ) -> list[_Scored]:
-        """Square tiles beside a block that the object mask left out.
+        """Square tiles beside a block, and tokens at the ends of a row, that the object
+        mask left out.
 
         A tile whose colour is the cloth's own (a green tile on a green check) falls out
-        of the mask, and so out of its block's outline. The block's recognised tiles
-        still lie on one lattice, so each free cell next to them is matched against
-        the tile faces and kept only on a clear match, as nothing else vouches for it.
-        A tile found so is a neighbour of the next free cell, so the search goes on
-        along a row of such tiles.
+        of the mask, and so out of its block's outline; so does a white token at the
+        end of a row on a pale cloth. The block's or row's recognised pieces still lie
+        on one lattice, so each free cell next to them (along the row, for a row) is
+        matched against the faces of their kind and kept only on a clear match, as
+        nothing else vouches for it. A piece found so is a neighbour of the next free
+        cell, so the search goes on along a row of such pieces.
         """
-        if size_at is None or self.model.square is None or self.tileset.tile_shape != "square":
+        if size_at is None:
             return []
-        tiles = ~self._token_groups
+        found: list[_Scored] = []
+        if self.tileset.has_tiles and self.tileset.tile_shape == "square":
+            found += self._beside(pyramid, chosen, grey, scale, size_at, token=False)
+        if self.tileset.has_tokens:
+            found += self._beside(pyramid, chosen + found, grey, scale, size_at, token=True)
+        return found
+
+    def _beside(
+        self,
+        pyramid: Pyramid,
+        chosen: list[_Scored],
+        grey: np.ndarray,
+        scale: float,
+        size_at: SizeModel,
+        token: bool,
+    ) -> list[_Scored]:
+        """:meth:`_beside_blocks` for square tiles (``token`` False) or tokens."""
+        kind = self._token_groups if token else ~self._token_groups
+        least = self.config.accept_token_min if token else self.config.accept_structure_min
         found: list[_Scored] = []
         for _ in range(_BESIDE_ROUNDS):
             known = [
                 s
                 for s in chosen + found
-                if not s.candidate.round
-                and tiles[s.group]
+                if s.candidate.round == token
+                and kind[s.group]
                 and s.score >= self.config.size_anchor_score
             ]
             cells: list[Candidate] = []
@@ -707,15 +732,16 @@ class Recogniser:
                 if len(block) < 2:
                     continue
                 block.sort(key=lambda s: -s.score)
-                fitted = fit_lattice([m.candidate.quad for m in block])
+                fitted = fit_lattice([m.candidate.quad for m in block], token)
                 if fitted is None:
                     continue
                 lattice, taken = fitted
-                free = {
-                    (i + di, j + dj)
-                    for i, j in taken
-                    for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1))
-                } - set(taken)
+                steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+                if len({i for i, _ in taken}) == 1:  # a row along the lattice's columns
+                    steps = [(0, 1), (0, -1)]
+                elif len({j for _, j in taken}) == 1:  # ...or along its rows
+                    steps = [(1, 0), (-1, 0)]
+                free = {(i + di, j + dj) for i, j in taken for di, dj in steps} - set(taken)
                 for i, j in sorted(free):
                     quad = lattice.quad(i, j)
                     centre = quad.mean(axis=0)
@@ -724,21 +750,18 @@ class Recogniser:
                         for s in chosen + found
                     ):
                         blob = block[0].candidate.blob
-                        cells.append(Candidate(quad, False, blob, _LATTICE_SPLIT))
+                        cells.append(Candidate(quad, token, blob, _LATTICE_SPLIT))
             if not cells:
                 break
-            # a free cell is mostly cloth: only one that already looks like a tile is
-            # worth aligning (real ones first matched 0.84 or better, cloth under 0.5)
-            first = [
-                s
-                for s in self._score_structure(pyramid, cells, tiles)
-                if s.score >= self.config.accept_structure_min
-            ]
+            # a free cell is mostly cloth: only one that already looks like a piece is
+            # worth aligning (real tiles first matched 0.84 or better, cloth under 0.5)
+            first = [s for s in self._score_structure(pyramid, cells, kind) if s.score >= least]
             new = [
                 s
-                for s in self._realigned(pyramid, first, tiles)
+                for s in self._realigned(pyramid, first, kind)
                 if s.score >= self.config.second_look_min
                 and self._rejection(s, size_at(s.candidate.center)) is None
+                and (not token or _has_outline(grey, s.candidate.quad, scale, True, self.config))
             ]
             new = _one_per_place(new)[0]
             if not new:

@@ -303,11 +303,9 @@ def test_a_round_tile_whose_rim_is_lost_too_is_found_around_its_figure(
     assert _read_at(result, lost.center) == [lost.tile]
 
 
-def test_tokens_beside_a_single_row_of_tiles_are_judged_by_the_tiles_size(
-    round_set, round_recogniser
-):
-    # four tiles in one row say how large a tile is, not how sizes change across the
-    # row: the row of tokens below it must not be judged by an extrapolated size
+def _tiles_and_a_token_row(round_set) -> np.ndarray:
+    """Four round tiles in a row and, below them, a row of six tokens (red, four
+    backs, white) on a dark cloth."""
     table = np.full((720, 1280, 3), (32, 30, 34), np.uint8)
     for k, name in enumerate(["blue-monk", "green-coffin", "yellow-maiden", "red-garlic"]):
         face = round_set.faces[Tile.parse(name)]
@@ -320,7 +318,15 @@ def test_tokens_beside_a_single_row_of_tiles_are_judged_by_the_tiles_size(
     for k, face in enumerate(row):
         paste(table, face, np.array([350.0 + 64 * k, 420.0]), np.array([62.0, 62.0]), 0.0)
     noise = np.random.default_rng(1).normal(0, 3, table.shape).astype(np.int8)
-    result = round_recogniser.detect(cv2.add(table, noise, dtype=cv2.CV_8U))
+    return cv2.add(table, noise, dtype=cv2.CV_8U)
+
+
+def test_tokens_beside_a_single_row_of_tiles_are_judged_by_the_tiles_size(
+    round_set, round_recogniser
+):
+    # four tiles in one row say how large a tile is, not how sizes change across the
+    # row: the row of tokens below it must not be judged by an extrapolated size
+    result = round_recogniser.detect(_tiles_and_a_token_row(round_set))
     assert len(result.tiles) == 4
     read = sorted((t.center[0], t.colour, t.face_up) for t in result.tokens)
     assert [(colour, up) for _, colour, up in read] == [
@@ -371,3 +377,25 @@ def test_a_square_is_found_by_its_outline_near_a_guess_off_its_middle():
     edge = quad[1] - quad[0]
     angle = np.degrees(np.arctan2(edge[1], edge[0])) % 90
     assert min(abs(angle - turn), 90 - abs(angle - turn)) < 3.0
+
+
+def test_a_token_the_mask_lost_at_the_end_of_its_row_is_found_on_the_row_s_lattice(
+    round_set, round_recogniser, monkeypatch
+):
+    # a white token on a pale cloth drops out of its row's blob (and its rim out of
+    # the edges); the row goes on
+    image = _tiles_and_a_token_row(round_set)
+    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+    real_mask = recogniser_module.object_mask
+
+    def without_the_white_token(small, config):
+        mask = real_mask(small, config)
+        scale = image.shape[1] / small.shape[1]
+        centre = (round((350 + 64 * 5) / scale), round(420 / scale))
+        cv2.circle(mask, centre, round(36 / scale), 0, -1)
+        return mask
+
+    monkeypatch.setattr(recogniser_module, "object_mask", without_the_white_token)
+    result = round_recogniser.detect(image)
+    end = [k for k in result.tokens if np.hypot(k.center[0] - 670, k.center[1] - 420) < 15]
+    assert [(k.colour, k.face_up) for k in end] == [("white", True)]
