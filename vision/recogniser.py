@@ -542,7 +542,12 @@ class Recogniser:
         for _, members, reasons in final.values():
             for s, reason in zip(members, reasons, strict=True):
                 if reason is None:
-                    chosen.append(s)
+                    # the split is chosen as a whole; each of its pieces may still have
+                    # been cut at the same place by another split into a clear match
+                    better = _best_in_place(s, scored)
+                    side = size_at(better.candidate.center) if size_at else None
+                    clear = better.score >= self.config.size_anchor_score
+                    chosen.append(better if clear and not self._rejection(better, side) else s)
                 else:
                     c = s.candidate
                     rejected.append(RejectedCandidate(c.center, c.polygon(), reason))

@@ -399,3 +399,13 @@ def test_a_token_the_mask_lost_at_the_end_of_its_row_is_found_on_the_row_s_latti
     result = round_recogniser.detect(image)
     end = [k for k in result.tokens if np.hypot(k.center[0] - 670, k.center[1] - 420) < 15]
     assert [(k.colour, k.face_up) for k in end] == [("white", True)]
+
+
+def test_each_piece_of_the_chosen_split_keeps_its_best_cut(square_set, square_recogniser):
+    # middle level, as `companion evaluate` renders its fourth photo: a block's grid
+    # cut one tile a little off (a garlic at 0.58), while the block's lattice cut it
+    # true (a maiden at 0.95); the grid split won on the whole
+    rng = np.random.default_rng([2024, 1, 3])
+    photo = render_photo(square_set, rng, level=1, n_tiles=15, token_rows=2)
+    score = score_photo(photo, square_recogniser.detect(photo.image), 1, 3)
+    assert score.tiles_right == score.tiles
