@@ -218,3 +218,20 @@ def test_a_block_of_pale_tiles_with_coloured_figures_on_a_checked_cloth_is_whole
     assert coverage(mask, block) > 0.9
     around = cv2.dilate(block.astype(np.uint8), np.ones((13, 13), np.uint8)) > 0
     assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+
+
+def test_a_glare_washing_a_checked_cloth_pale_around_a_token_is_not_an_object(
+    config: VisionConfig,
+) -> None:
+    # where the lamp washes the cloth out, its pale cells join into one piece far wider
+    # than a cell; only the token in it is an object, not the piece around it
+    frame = checked_cloth().astype(np.float32)
+    glare = np.zeros((HEIGHT, WIDTH), np.float32)
+    cv2.circle(glare, (320, 180), 70, 0.9, -1)
+    glare = cv2.GaussianBlur(glare, (0, 0), 20)[..., None]
+    frame = (frame * (1 - glare) + 250 * glare).astype(np.uint8)
+    cv2.circle(frame, (330, 190), 12, (40, 40, 160), -1, cv2.LINE_AA)
+    mask = object_mask(camera(frame), config)
+    token = disc_mask((330, 190), 12 + 6)
+    assert coverage(mask, disc_mask((330, 190), 11)) > 0.97
+    assert np.count_nonzero(mask[~token]) < 0.002 * mask.size
