@@ -206,13 +206,14 @@ def pale_tile_block(image: np.ndarray) -> np.ndarray:
     return block
 
 
+@pytest.mark.parametrize("cell, colour", [(9, GREEN), (6, GREEN), (12, (40, 40, 170))])
 def test_a_block_of_pale_tiles_with_coloured_figures_on_a_checked_cloth_is_whole(
-    config: VisionConfig,
+    config: VisionConfig, cell: int, colour: tuple[int, int, int]
 ) -> None:
     # the ink borders and figures pass for the cloth's darker colours, so the cloth's
     # spacing loses the block's outline; its pale ground, wider than any pale cell,
     # keeps it
-    frame = checked_cloth()
+    frame = checked_cloth(cell, colour)
     block = pale_tile_block(frame)
     mask = object_mask(camera(frame), config)
     assert coverage(mask, block) > 0.9
