@@ -11,9 +11,12 @@ modelled from the frame itself:
   its palette (clustered from the frame's edges) and by the *spacing* of that palette:
   on a cloth every colour recurs within a short, regular distance, so a region larger
   than that spacing with a palette colour missing is an object, even when the object
-  shares the cloth's pale colour (a cream tile on a cream-and-green check). This only
-  completes objects whose colour has been partly seen (a figure, a rim), so a shadow
-  or a lit stretch of cloth is never taken for one.
+  shares the cloth's pale colour (a cream tile on a cream-and-green check). And where
+  the cloth lays its palest colour in separate cells, a piece of that colour many
+  cells wide is a tile's paper ground, however much of the tile's ink passes for the
+  cloth's darker colours (which breaks the spacing). Both only complete objects whose
+  colour has been partly seen (a figure, a rim), so a shadow or a lit stretch of cloth
+  is never taken for one.
 
 Holes inside objects (a tile's pale figure) are filled, so each blob is the whole
 outline of one object or of several touching ones.
@@ -376,7 +379,7 @@ def pattern_objects(
 
 
 def oversized_cells(
-    labels: np.ndarray, pale: list[int], band: np.ndarray, seen: np.ndarray
+    labels: np.ndarray, colours: list[int], band: np.ndarray, seen: np.ndarray
 ) -> np.ndarray | None:
     """Objects on a patterned cloth found by a cloth colour spreading wider than its cells.
 
@@ -384,13 +387,15 @@ def oversized_cells(
     connected piece of that colour many times a cell's size is something lying on the
     cloth in that colour: the paper ground of a pale tile. Unlike the cloth's spacing
     (:func:`pattern_objects`), this holds however much of the tile's ink passes for the
-    cloth's other colours. The pieces, with what they enclose, are opened by half a
-    cell so the cloth cells touching them fall away, and confirmed by colour as the
-    spacing's regions are (a figure, a rim), though colour may see much of them.
+    cloth's other colours. The pieces, with the figures on them and what they enclose,
+    are opened by a disc wider than a cell so the cloth cells touching them fall away,
+    and confirmed by colour as the spacing's regions are (a figure, a rim), though
+    colour may see much of them (a block of colourful figures). ``seen`` is what differs
+    from every cloth colour; only ``colours`` (palette indices) are looked at.
     """
     found = np.zeros(labels.shape, np.uint8)
     cell = 0.0
-    for k in pale:
+    for k in colours:
         is_k = (labels == k).astype(np.uint8)
         count, pieces, stats, _ = cv2.connectedComponentsWithStats(is_k, connectivity=4)
         area = stats[:, cv2.CC_STAT_AREA]
@@ -439,7 +444,7 @@ def _opened(mask: np.ndarray, radius: float) -> np.ndarray:
 def _confirmed(
     objects: np.ndarray, seen: np.ndarray, reach: float, seen_max: float = PATTERN_SEEN_MAX
 ) -> np.ndarray:
-    """The regions of ``objects`` that colour has partly (not wholly) seen, as 0/255.
+    """The regions of ``objects`` that colour has partly (up to ``seen_max``) seen, as 0/255.
 
     The seen part must also be spread over the region: an object's figure or rim lies
     within ``reach`` of all of it, where a stretch of shadowed cloth that happens to
