@@ -11,9 +11,12 @@ modelled from the frame itself:
   its palette (clustered from the frame's edges) and by the *spacing* of that palette:
   on a cloth every colour recurs within a short, regular distance, so a region larger
   than that spacing with a palette colour missing is an object, even when the object
-  shares the cloth's pale colour (a cream tile on a cream-and-green check). This only
-  completes objects whose colour has been partly seen (a figure, a rim), so a shadow
-  or a lit stretch of cloth is never taken for one.
+  shares the cloth's pale colour (a cream tile on a cream-and-green check). And where
+  the cloth lays its palest colour in separate cells, a piece of that colour many
+  cells wide is a tile's paper ground, however much of the tile's ink passes for the
+  cloth's darker colours (which breaks the spacing). Both only complete objects whose
+  colour has been partly seen (a figure, a rim), so a shadow or a lit stretch of cloth
+  is never taken for one.
 
 Holes inside objects (a tile's pale figure) are filled, so each blob is the whole
 outline of one object or of several touching ones.
@@ -71,6 +74,18 @@ SEEN_REACH = 1.5
 #: A region found by spacing alone that covers more of the frame than this is the
 #: cloth's own light (a lit or shadowed stretch), not something lying on it.
 PATTERN_MAX_AREA = 0.25
+#: A cloth colour is laid in separate cells when the cell holding a typical pixel of it
+#: (the pixel-weighted median of its connected pieces along the frame's edges) is at
+#: least this share of the cell holding the 90th percentile; a colour whose pieces join
+#: into a network (the stripes of a gingham) tells nothing by its pieces' size.
+CELL_REGULAR = 0.5
+#: A piece of a cell colour larger than this many times its cells on the table is no
+#: cloth cell: a pale tile's paper ground, in the cloth's pale colour, joined along its
+#: ink lines that may in turn pass for the cloth's dark colour.
+CELL_GROWTH = 4.0
+#: The pieces are opened by a disc this share of a cell's side across, wider than a
+#: cell, so the cloth cells of that colour touching them fall away.
+CELL_OPEN = 0.75
 #: Label of a pixel near none of the cloth's colours.
 NO_COLOUR = 255
 #: Lightness counts half in colour distances (as squared weights).
@@ -112,6 +127,13 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
         # 4 px wide still leave runs of 2 there
         half = (slice(None, None, 2), slice(None, None, 2))
         pattern = pattern_objects(labels[half], len(palette), band[half], mask[half])
+        # only the palest colour: a tile's paper ground; a tile in a darker cloth colour
+        # differs from it enough for colour to see its edges, and cloth cells of that
+        # colour would cling to it
+        palest = [int(np.argmax(palette[:, 0]))]
+        grounds = oversized_cells(labels[half], palest, band[half], mask[half])
+        if grounds is not None:
+            pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
         if pattern is not None:
             size = (mask.shape[1], mask.shape[0])
             pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
@@ -356,6 +378,60 @@ def pattern_objects(
     return _confirmed(_opened(objects, OPEN_SHARE * closest), seen, SEEN_REACH * closest)
 
 
+def oversized_cells(
+    labels: np.ndarray, colours: list[int], band: np.ndarray, seen: np.ndarray
+) -> np.ndarray | None:
+    """Objects on a patterned cloth found by a cloth colour spreading wider than its cells.
+
+    Where a cloth lays a colour in separate cells (the pale squares of a gingham), a
+    connected piece of that colour many times a cell's size is something lying on the
+    cloth in that colour: the paper ground of a pale tile. Unlike the cloth's spacing
+    (:func:`pattern_objects`), this holds however much of the tile's ink passes for the
+    cloth's other colours. The pieces, with the figures on them and what they enclose,
+    are opened by a disc wider than a cell so the cloth cells touching them fall away,
+    and confirmed by colour as the spacing's regions are (a figure, a rim), though
+    colour may see much of them (a block of colourful figures). ``seen`` is what differs
+    from every cloth colour; only ``colours`` (palette indices) are looked at.
+    """
+    found = np.zeros(labels.shape, np.uint8)
+    cell = 0.0
+    for k in colours:
+        is_k = (labels == k).astype(np.uint8)
+        count, pieces, stats, _ = cv2.connectedComponentsWithStats(is_k, connectivity=4)
+        area = stats[:, cv2.CC_STAT_AREA]
+        on_table = area[pieces[band & (is_k > 0)]]
+        if len(on_table) < 20:
+            continue
+        typical, wide = np.percentile(on_table, [50, 90])
+        if typical < CELL_REGULAR * wide:
+            continue
+        large = area > CELL_GROWTH * wide
+        large[0] = False
+        if large.any():
+            found |= large[pieces].astype(np.uint8)
+            cell = max(cell, float(np.sqrt(wide)))
+    if not cell:
+        return None
+    # the figures on the grounds, and the thin ink lines between them, are the object's
+    seen01 = (seen > 0).astype(np.uint8)
+    count, pieces = cv2.connectedComponents(found | seen01)
+    touched = np.zeros(count, bool)
+    touched[pieces[found > 0]] = True
+    touched[0] = False
+    joined = cv2.morphologyEx(
+        touched[pieces].astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)
+    )
+    solid = (fill_holes(joined * 255) > 0).astype(np.uint8)
+    objects = _opened(solid, CELL_OPEN * cell)
+    # the tiles of a block, parted by their ink borders (less than a cell), are confirmed
+    # as one: a tile whose figure is in a cloth colour is seen through its neighbours
+    side = 2 * int(cell) + 1
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
+    grouped = cv2.morphologyEx(objects, cv2.MORPH_CLOSE, kernel)
+    confirmed = _confirmed(grouped, seen, SEEN_REACH * cell, seen_max=1.0)
+    return cv2.bitwise_and(confirmed, objects * 255)
+
+
 def _opened(mask: np.ndarray, radius: float) -> np.ndarray:
     """``mask`` (0/1) opened by a disc of ``radius``: what a disc that size can sweep."""
     if radius < 1:
@@ -365,8 +441,10 @@ def _opened(mask: np.ndarray, radius: float) -> np.ndarray:
     return (reach <= radius).astype(np.uint8)
 
 
-def _confirmed(objects: np.ndarray, seen: np.ndarray, reach: float) -> np.ndarray:
-    """The regions of ``objects`` that colour has partly (not wholly) seen, as 0/255.
+def _confirmed(
+    objects: np.ndarray, seen: np.ndarray, reach: float, seen_max: float = PATTERN_SEEN_MAX
+) -> np.ndarray:
+    """The regions of ``objects`` that colour has partly (up to ``seen_max``) seen, as 0/255.
 
     The seen part must also be spread over the region: an object's figure or rim lies
     within ``reach`` of all of it, where a stretch of shadowed cloth that happens to
@@ -380,7 +458,7 @@ def _confirmed(objects: np.ndarray, seen: np.ndarray, reach: float) -> np.ndarra
     hits = np.bincount(ids, weights=seen01.ravel()[inside], minlength=count)
     beyond = np.bincount(ids, weights=far.ravel()[inside], minlength=count)
     area = stats[:, cv2.CC_STAT_AREA]
-    keep = (hits >= PATTERN_SEEN_MIN * area) & (hits <= PATTERN_SEEN_MAX * area)
+    keep = (hits >= PATTERN_SEEN_MIN * area) & (hits <= seen_max * area)
     keep &= beyond <= PATTERN_FAR_MAX * area
     keep &= area <= PATTERN_MAX_AREA * objects.size
     confirmed = np.zeros(objects.shape, np.uint8)

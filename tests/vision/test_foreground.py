@@ -177,3 +177,62 @@ def test_coloured_tokens_with_pale_rings_on_a_checked_cloth_are_whole(
     for centre, radius in tokens:
         around |= disc_mask(centre, radius + 6)
     assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+
+
+BLOCK = (220, 110)  # top-left corner of a 3x2 block of 50 px tiles
+FIGURES = [
+    (150, 40, 120),
+    (40, 40, 170),
+    (60, 120, 60),
+    (30, 150, 200),
+    (130, 60, 40),
+    (90, 60, 160),
+]
+
+
+def pale_tile_block(image: np.ndarray) -> np.ndarray:
+    """Square tiles as pale as the cloth's pale cells, with dark ink borders and big
+    coloured figures, laid edge to edge; returns where the block lies."""
+    x0, y0 = BLOCK
+    for index, colour in enumerate(FIGURES):
+        row, col = divmod(index, 3)
+        x, y = x0 + col * 50, y0 + row * 50
+        cv2.rectangle(image, (x, y), (x + 49, y + 49), (236, 240, 242), -1)
+        cv2.rectangle(image, (x + 1, y + 1), (x + 48, y + 48), (60, 60, 60), 1)
+        cv2.circle(image, (x + 25, y + 25), 15, colour, -1, cv2.LINE_AA)
+        cv2.circle(image, (x + 25, y + 25), 15, (40, 40, 40), 1, cv2.LINE_AA)
+    block = np.zeros((HEIGHT, WIDTH), bool)
+    block[y0 : y0 + 100, x0 : x0 + 150] = True
+    return block
+
+
+@pytest.mark.parametrize("cell, colour", [(9, GREEN), (6, GREEN), (12, (40, 40, 170))])
+def test_a_block_of_pale_tiles_with_coloured_figures_on_a_checked_cloth_is_whole(
+    config: VisionConfig, cell: int, colour: tuple[int, int, int]
+) -> None:
+    # the ink borders and figures pass for the cloth's darker colours, so the cloth's
+    # spacing loses the block's outline; its pale ground, wider than any pale cell,
+    # keeps it
+    frame = checked_cloth(cell, colour)
+    block = pale_tile_block(frame)
+    mask = object_mask(camera(frame), config)
+    assert coverage(mask, block) > 0.9
+    around = cv2.dilate(block.astype(np.uint8), np.ones((13, 13), np.uint8)) > 0
+    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+
+
+def test_a_glare_washing_a_checked_cloth_pale_around_a_token_is_not_an_object(
+    config: VisionConfig,
+) -> None:
+    # where the lamp washes the cloth out, its pale cells join into one piece far wider
+    # than a cell; only the token in it is an object, not the piece around it
+    frame = checked_cloth().astype(np.float32)
+    glare = np.zeros((HEIGHT, WIDTH), np.float32)
+    cv2.circle(glare, (320, 180), 70, 0.9, -1)
+    glare = cv2.GaussianBlur(glare, (0, 0), 20)[..., None]
+    frame = (frame * (1 - glare) + 250 * glare).astype(np.uint8)
+    cv2.circle(frame, (330, 190), 12, (40, 40, 160), -1, cv2.LINE_AA)
+    mask = object_mask(camera(frame), config)
+    token = disc_mask((330, 190), 12 + 6)
+    assert coverage(mask, disc_mask((330, 190), 11)) > 0.97
+    assert np.count_nonzero(mask[~token]) < 0.002 * mask.size
