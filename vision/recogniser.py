@@ -68,6 +68,8 @@ _KINDS_APART = 0.15
 #: Missed round pieces are looked for within this many of their kind's sides of the
 #: pieces found (a row or block continues; the rest of the frame was seen by the mask).
 _RIM_REACH = 2.5
+#: Rims of a smaller radius than this (working pixels) are looked for in the full frame.
+_RIM_FINE = 6.0
 #: A blob this share of a tile's area may be the figure of a tile the mask lost...
 _FRAGMENT_SHARE = (0.05, 0.7)
 #: ...and the tile around it is looked for this far (in its sides) from the bits'
@@ -158,7 +160,7 @@ class Recogniser:
         scored += self._complete_blocks(pyramid, scored, blobs, mask, scale)
         lap("structure")
         chosen, rejected, size_at = self._choose(pyramid, scored, calibrated)
-        chosen = self._look_again(pyramid, grey, scale, chosen, size_at)
+        chosen = self._look_again(pyramid, blobs, grey, scale, chosen, size_at)
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
         side_px = size_at((width / 2, height / 2)) if size_at else None
@@ -638,6 +640,7 @@ class Recogniser:
     def _look_again(
         self,
         pyramid: Pyramid,
+        blobs: list[Blob],
         grey: np.ndarray,
         scale: float,
         chosen: list[_Scored],
@@ -653,10 +656,19 @@ class Recogniser:
         piece of its kind (the same tilt) and kept only on a clear match, as it has no
         blob to vouch for it. A chosen piece far smaller than the circle (a figure
         taken for a token) or a poor match of the wrong size does not explain it; the
-        circle's piece takes its place when it matches better.
+        circle's piece takes its place when it matches better. Rims are looked for
+        beside the pieces found and around the blobs nothing explains (the pale ends
+        of a row whose middle the cloth hides).
         """
         if size_at is None or self.model.round is None:
             return chosen
+        loose = []
+        for blob in blobs:
+            (x, y), _, _ = blob.box
+            centre = ((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5)
+            reach = 0.7 * size_at(centre)
+            if all(_distance(centre, s.candidate.center) >= reach for s in chosen):
+                loose.append(centre)
         found: list[_Scored] = []
         for token in (False, True):
             known = [s for s in chosen if s.candidate.round and self._is_token(s) == token]
@@ -666,7 +678,9 @@ class Recogniser:
                 np.median([s.candidate.side / size_at(s.candidate.center) for s in known])
             )
             firm = [s for s in chosen if not self._doubtful(s, ratio * size_at(s.candidate.center))]
-            candidates = self._rims(grey, scale, firm + found, known, size_at, ratio)
+            candidates = self._rims(
+                pyramid, grey, scale, firm + found, known, loose, size_at, ratio
+            )
             # a rim of a tile's size holds a tile (its figure alone may look like a token)
             kind = self._token_groups if token else ~self._token_groups
             first = self._score_structure(pyramid, candidates, kind)
@@ -873,15 +887,18 @@ class Recogniser:
 
     def _rims(
         self,
+        pyramid: Pyramid,
         grey: np.ndarray,
         scale: float,
         taken: list[_Scored],
         known: list[_Scored],
+        loose: list[tuple[float, float]],
         size_at: SizeModel,
         ratio: float,
     ) -> list[Candidate]:
-        """Circles ``ratio`` times a tile's size among the frame's edges, where nothing
-        lies yet, each cut in the shape of the nearest known piece."""
+        """Circles ``ratio`` times a tile's size among the frame's edges near the known
+        pieces and the ``loose`` points, where nothing lies yet, each cut in the shape
+        of the nearest known piece."""
 
         def sizes(point: tuple[float, float]) -> float:
             return ratio * size_at(point)
@@ -891,34 +908,50 @@ class Recogniser:
         corners.append((width * scale, height * scale))
         sides = [sizes(c) for c in corners]
         low, high = 0.8 * min(sides) / 2 / scale, 1.15 * max(sides) / 2 / scale
-        if low < 3:
+        # rims under a few pixels across at the working size are looked for in the
+        # full frame (a row of small tokens at the far side of a tilted table)
+        fine = low < _RIM_FINE
+        zoom = scale if fine else 1.0
+        if low * zoom < 3:
             return []
-        # a lost piece lies beside the others of its kind (in their row or block)
-        points = np.array([s.candidate.center for s in known]) / scale
-        # (and the window holds the whole rim of a piece centred within that reach)
+        # a lost piece lies beside the others of its kind (in their row or block), or
+        # around what the mask kept of it (and each window holds the whole rim of a
+        # piece centred within that reach)
         reach = _RIM_REACH * max(s.candidate.side for s in known) / scale + high
-        x0, y0 = np.maximum(np.floor(points.min(axis=0) - reach), 0).astype(int)
-        x1, y1 = np.ceil(points.max(axis=0) + reach).astype(int)
-        circles = cv2.HoughCircles(
-            cv2.GaussianBlur(grey[y0:y1, x0:x1], (0, 0), 1.2),
-            cv2.HOUGH_GRADIENT_ALT,
-            dp=1.0,
-            minDist=1.5 * low,
-            param1=120,
-            param2=0.6,
-            minRadius=int(low),
-            maxRadius=math.ceil(high),
-        )
-        if circles is None:
-            return []
-        candidates = []
-        for k, (x, y, radius) in enumerate(circles[0]):
-            centre = np.array([(x + x0 + 0.5) * scale - 0.5, (y + y0 + 0.5) * scale - 0.5])
+        points = [np.array(s.candidate.center) / scale for s in known]
+        points += [np.array(p) / scale for p in loose]
+        circles: list[tuple[float, float, float]] = []
+        for x0, y0, x1, y1 in _windows(points, reach, grey.shape):
+            if fine:
+                x0, y0, x1, y1 = (round(v * zoom) for v in (x0, y0, x1, y1))
+                crop = cv2.cvtColor(pyramid.levels[0][y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+            else:
+                crop = grey[y0:y1, x0:x1]
+            found = cv2.HoughCircles(
+                cv2.GaussianBlur(crop, (0, 0), 1.2),
+                cv2.HOUGH_GRADIENT_ALT,
+                dp=1.0,
+                minDist=1.5 * low * zoom,
+                param1=120,
+                param2=0.6,
+                minRadius=int(low * zoom),
+                maxRadius=math.ceil(high * zoom),
+            )
+            if found is not None:
+                circles += [
+                    ((x + x0 + 0.5) / zoom - 0.5, (y + y0 + 0.5) / zoom - 0.5, radius / zoom)
+                    for x, y, radius in found[0]
+                ]
+        candidates: list[Candidate] = []
+        for k, (x, y, radius) in enumerate(circles):
+            centre = np.array([(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5])
             side = sizes((float(centre[0]), float(centre[1])))
             if abs(2 * radius * scale / side - 1) > 0.25:
                 continue
             if any(_distance(s.candidate.center, centre) < 0.6 * side for s in taken):
                 continue
+            if any(_distance(c.center, centre) < 0.6 * side for c in candidates):
+                continue  # the same rim seen from two windows
             near = min(known, key=lambda s: _distance(s.candidate.center, centre))
             shape = near.candidate.quad - near.candidate.quad.mean(axis=0)
             quad = (shape * (side / near.candidate.side) + centre).astype(np.float32)
@@ -1215,6 +1248,37 @@ def _outline_best(
     scores = np.partition(steps, middle, axis=-1)[..., middle]  # A×K
     a, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
     return float(scores[a, k]), float(angles[a]), places[k]
+
+
+def _windows(
+    points: list[np.ndarray], reach: float, shape: tuple[int, ...]
+) -> list[tuple[int, int, int, int]]:
+    """Boxes (x0, y0, x1, y1) reaching ``reach`` around the points, overlapping boxes
+    merged: a search over a few small windows instead of one spanning the frame."""
+    height, width = shape[:2]
+    boxes = [[p[0] - reach, p[1] - reach, p[0] + reach, p[1] + reach] for p in points]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]:
+                    boxes[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return [
+        (
+            max(math.floor(x0), 0),
+            max(math.floor(y0), 0),
+            min(math.ceil(x1), width),
+            min(math.ceil(y1), height),
+        )
+        for x0, y0, x1, y1 in boxes
+    ]
 
 
 def _clusters(

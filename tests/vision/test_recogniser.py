@@ -409,3 +409,37 @@ def test_each_piece_of_the_chosen_split_keeps_its_best_cut(square_set, square_re
     photo = render_photo(square_set, rng, level=1, n_tiles=15, token_rows=2)
     score = score_photo(photo, square_recogniser.detect(photo.image), 1, 3)
     assert score.tiles_right == score.tiles
+
+
+def test_a_token_row_the_mask_kept_only_specks_of_is_found_by_its_rims(
+    round_set, round_recogniser, monkeypatch
+):
+    # a second row of tokens far from the first, in the table's colours: the mask kept
+    # only a speck of each end token; the rims are looked for around those specks
+    image = _tiles_and_a_token_row(round_set)
+    row = [
+        round_set.token_faces["red"],
+        *[round_set.token_back] * 4,
+        round_set.token_faces["white"],
+    ]
+    for k, face in enumerate(row):
+        paste(image, face, np.array([880.0 + 64 * k, 640.0]), np.array([62.0, 62.0]), 0.0)
+    real_mask = recogniser_module.object_mask
+
+    def specks_of_the_second_row(small, config):
+        mask = real_mask(small, config)
+        scale = image.shape[1] / small.shape[1]
+        y = round(640 / scale)
+        cv2.rectangle(mask, (round(830 / scale), y - 20), (round(1250 / scale), y + 20), 0, -1)
+        for x in (880, 1200):
+            cv2.circle(mask, (round(x / scale), y), 3, 255, -1)
+        return mask
+
+    monkeypatch.setattr(recogniser_module, "object_mask", specks_of_the_second_row)
+    result = round_recogniser.detect(image)
+    second = sorted((k.center[0], k.colour, k.face_up) for k in result.tokens if k.center[1] > 600)
+    assert [(colour, up) for _, colour, up in second] == [
+        ("red", True),
+        *[(None, False)] * 4,
+        ("white", True),
+    ]
