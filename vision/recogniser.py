@@ -1215,11 +1215,12 @@ def _square_by_outline(
     shifts = np.arange(-reach, reach + 1e-6, step)
     places = local + np.stack(np.meshgrid(shifts, shifts), axis=-1).reshape(-1, 2)
     turn_step = math.radians(_FRAGMENT_TURN_STEP)
-    _, angle, place = _outline_best(gradient, places, np.arange(0, math.pi / 2, turn_step), half)
+    coarse = np.arange(0, math.pi / 2, turn_step)
+    _, angle, place = _outline_best(gradient, places, coarse, half, per_side=6)
     fine = np.arange(-step, step + 1e-6, step / 2)
     places = place + np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
     turns = angle + np.arange(-1, 1.01, 0.25) * turn_step
-    _, angle, place = _outline_best(gradient, places, turns, half)
+    _, angle, place = _outline_best(gradient, places, turns, half, per_side=12)
     u = np.array([math.cos(angle), math.sin(angle)]) * half
     v = np.array([-u[1], u[0]])
     quad = np.array([-u - v, u - v, u + v, v - u]) + place + (x0, y0)
@@ -1227,18 +1228,22 @@ def _square_by_outline(
 
 
 def _outline_best(
-    gradient: tuple[np.ndarray, np.ndarray], places: np.ndarray, angles: np.ndarray, half: float
+    gradient: tuple[np.ndarray, np.ndarray],
+    places: np.ndarray,
+    angles: np.ndarray,
+    half: float,
+    per_side: int,
 ) -> tuple[float, float, np.ndarray]:
     """Of squares turned by each of ``angles`` (radians) and centred at each of
-    ``places`` (K×2, px), the one whose sides the grey crosses most steeply: its
-    median step, its angle and its centre."""
+    ``places`` (K×2, px), the one whose sides the grey crosses most steeply (sampled
+    at ``per_side`` points a side): its median step, its angle and its centre."""
     gx, gy = gradient
     u = np.stack([np.cos(angles), np.sin(angles)], axis=-1)  # A×2
     v = np.stack([-u[:, 1], u[:, 0]], axis=-1)
-    along = np.linspace(-0.8, 0.8, 12)[None, :, None] * half
+    along = np.linspace(-0.8, 0.8, per_side)[None, :, None] * half
     sides = [(-v, u), (u, v), (v, u), (-u, v)]  # (outward normal, direction along)
     ring = np.concatenate([n[:, None] * half + along * a[:, None] for n, a in sides], axis=1)
-    facing = np.concatenate([np.repeat(n[:, None], 12, axis=1) for n, _ in sides], axis=1)
+    facing = np.concatenate([np.repeat(n[:, None], per_side, axis=1) for n, _ in sides], axis=1)
     where = np.rint(places[None, :, None, :] + ring[:, None]).astype(int)  # A×K×48×2
     xs = np.clip(where[..., 0], 0, gx.shape[1] - 1)
     ys = np.clip(where[..., 1], 0, gx.shape[0] - 1)
