@@ -82,6 +82,9 @@ _FRAGMENT_TURNS = 6
 _TOUCHING = 1.3
 #: ...and a block is followed this many tiles beyond its recognised ones.
 _BESIDE_ROUNDS = 3
+#: ...aligning only the free cells whose first cut matches a tile this well (on the
+#: rendered photos real tiles first matched 0.84 or better, cloth 99 % under 0.5).
+_BESIDE_FIRST_MIN = 0.5
 #: A piece's outline is compared with rings this much further in and out.
 _OUTLINE_RINGS = (1.0, 0.85, 1.2)
 
@@ -518,11 +521,10 @@ class Recogniser:
                 )
                 for s, r in zip(members, reasons, strict=True)
             ]
-            passed = sum(r is None for r in reasons)
+            passed = [s for s, r in zip(members, reasons, strict=True) if r is None]
             too_little = members[0].candidate.cover < self.config.min_split_cover
-            if too_little or (
-                len(members) >= 3 and passed < self.config.split_accept_share * len(members)
-            ):
+            few = len(members) >= 3 and len(passed) < self.config.split_accept_share * len(members)
+            if too_little or few or _repeated_print(passed, self.config.size_anchor_score):
                 # a card or a printed mat cut into cells: a few cells may pass by chance
                 reasons = [r or "part of something that is not tiles" for r in reasons]
             accepted = [
@@ -736,7 +738,7 @@ class Recogniser:
     ) -> list[_Scored]:
         """:meth:`_beside_blocks` for square tiles (``token`` False) or tokens."""
         kind = self._token_groups if token else ~self._token_groups
-        least = self.config.accept_token_min if token else self.config.accept_structure_min
+        least = self.config.accept_token_min if token else _BESIDE_FIRST_MIN
         found: list[_Scored] = []
         for _ in range(_BESIDE_ROUNDS):
             known = [
@@ -773,7 +775,7 @@ class Recogniser:
             if not cells:
                 break
             # a free cell is mostly cloth: only one that already looks like a piece is
-            # worth aligning (real tiles first matched 0.84 or better, cloth under 0.5)
+            # worth aligning
             first = [s for s in self._score_structure(pyramid, cells, kind) if s.score >= least]
             new = [
                 s
@@ -1284,6 +1286,17 @@ def _windows(
         )
         for x0, y0, x1, y1 in boxes
     ]
+
+
+def _repeated_print(pieces: list[_Scored], clear: float) -> bool:
+    """Three or more pieces of one blob that all match the same face, none of them
+    clearly: a motif printed over and over (the deposit mat's moons), not tiles, which
+    match their own faces well and rarely share one motif all along a block."""
+    return (
+        len(pieces) >= 3
+        and len({s.group for s in pieces}) == 1
+        and all(s.score < clear for s in pieces)
+    )
 
 
 def _clusters(
