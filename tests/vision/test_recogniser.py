@@ -450,3 +450,12 @@ def test_a_token_row_the_mask_kept_only_specks_of_is_found_by_its_rims(
         *[(None, False)] * 4,
         ("white", True),
     ]
+
+
+def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_recogniser):
+    # hard level, as `companion evaluate` renders its twelfth photo: the deposit mat's
+    # printed moons, cut as a row of discs, all match a vampire tile a little
+    rng = np.random.default_rng([2024, 2, 11])
+    photo = render_photo(round_set, rng, level=2, n_tiles=15, token_rows=2)
+    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 11)
+    assert score.false_positives == 0
