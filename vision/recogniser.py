@@ -85,6 +85,9 @@ _BESIDE_ROUNDS = 3
 #: ...aligning only the free cells whose first cut matches a tile this well (on the
 #: rendered photos real tiles first matched 0.84 or better, cloth 99 % under 0.5).
 _BESIDE_FIRST_MIN = 0.5
+#: ...and keeping those that then match this well (real ones 0.94 and better, a checked
+#: cloth's cells beside a block up to 0.71).
+_BESIDE_ACCEPT_MIN = 0.8
 #: A piece's outline is compared with rings this much further in and out.
 _OUTLINE_RINGS = (1.0, 0.85, 1.2)
 
@@ -780,7 +783,7 @@ class Recogniser:
             new = [
                 s
                 for s in self._realigned(pyramid, first, kind)
-                if s.score >= self.config.second_look_min
+                if s.score >= _BESIDE_ACCEPT_MIN
                 and self._rejection(s, size_at(s.candidate.center)) is None
                 and (not token or _has_outline(grey, s.candidate.quad, scale, True, self.config))
             ]
