@@ -2,8 +2,9 @@
 
 Recognition must learn artwork it has never seen, so the samples deliberately differ:
 square and round tiles, colour as the background or as the figure, hearts drawn as a
-corner badge, an outline or a filled shape. One style (``ember``) is kept for
-evaluation only and is never looked at while tuning.
+corner badge, an outline or a filled shape. Two styles (``ember``, ``slate``) are kept
+for evaluation only: their photos show where errors come from, but no constant is
+fitted to them.
 
 Run ``python -m vision.synth.art samples/tilesets`` to (re)write the sample folders.
 """
