@@ -132,6 +132,11 @@ class Recogniser:
         }
         self._token_groups = np.array([n.startswith("token") for n in self.model.group_names])
         self.tileset = tileset
+        # the banks' screens now, not on the first camera frame (about 0.7 s)
+        for bank in (self.model.square, self.model.round):
+            if bank is not None:
+                bank.screen(core_only=True)
+                bank.screen(core_only=False)
 
     def detect(self, image: np.ndarray, correction: CameraCorrection | None = None) -> FrameResult:
         """Find every tile and token in a BGR frame (pixels of the input image)."""
