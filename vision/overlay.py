@@ -24,16 +24,26 @@ def draw_overlay(image: np.ndarray, result: FrameResult, doubt_below: float = 0.
     scale = max(canvas.shape[1] / 1280, 0.5)
     for rejected in result.rejected:
         _outline(canvas, rejected.polygon, _REJECTED, scale, thickness=1)
-        _label(canvas, rejected.center, rejected.reason, _REJECTED, scale * 0.8)
+        _label(canvas, rejected.center, [rejected.reason], _REJECTED, scale * 0.8)
     for tile in result.tiles:
         colour = _ACCEPTED if tile.confidence >= doubt_below else _DOUBTFUL
         _outline(canvas, tile.polygon, colour, scale)
-        _label(canvas, tile.center, f"{tile.tile.id} {tile.confidence:.2f}", colour, scale)
+        t = tile.tile
+        lines = [t.colour.value, t.motif.value, f"heart {tile.confidence:.2f}"]
+        if not t.heart:
+            lines[2] = f"{tile.confidence:.2f}"
+        _label(canvas, tile.center, lines, colour, scale, _width(tile.polygon))
     for token in result.tokens:
         _outline(canvas, token.polygon, _TOKEN, scale)
         name = token.colour if token.face_up else "back"
-        _label(canvas, token.center, f"{name} {token.confidence:.2f}", _TOKEN, scale)
+        _label(canvas, token.center, [name, f"{token.confidence:.2f}"], _TOKEN, scale)
     return canvas
+
+
+def _width(polygon: np.ndarray) -> float:
+    """How wide a piece is across (its shorter extent), for its label to fit inside."""
+    extent = np.ptp(np.asarray(polygon, np.float64), axis=0)
+    return float(extent.min())
 
 
 def _outline(canvas: np.ndarray, polygon: np.ndarray, colour, scale: float, thickness: int = 2):
@@ -41,9 +51,24 @@ def _outline(canvas: np.ndarray, polygon: np.ndarray, colour, scale: float, thic
     cv2.polylines(canvas, [points], True, colour, max(1, round(thickness * scale)), cv2.LINE_AA, 4)
 
 
-def _label(canvas: np.ndarray, center, text: str, colour, scale: float) -> None:
+def _label(
+    canvas: np.ndarray, center, lines: list[str], colour, scale: float, fit: float | None = None
+) -> None:
+    """Lines of text centred on a piece; a tile's label is made small enough to stay
+    inside the tile (down to a readable least), so a packed row's labels do not run
+    into each other."""
     font, size = cv2.FONT_HERSHEY_SIMPLEX, 0.38 * scale
-    (w, h), _ = cv2.getTextSize(text, font, size, 1)
-    x, y = int(center[0] - w / 2), int(center[1] + h / 2)
-    cv2.rectangle(canvas, (x - 2, y - h - 2), (x + w + 2, y + 3), (0, 0, 0), -1)
-    cv2.putText(canvas, text, (x, y), font, size, colour, 1, cv2.LINE_AA)
+    widest = max(cv2.getTextSize(line, font, size, 1)[0][0] for line in lines)
+    if fit is not None and widest > 0.95 * fit:
+        size = max(size * 0.95 * fit / widest, 0.28 * scale)
+    sizes = [cv2.getTextSize(line, font, size, 1)[0] for line in lines]
+    step = max(h for _, h in sizes) + 3
+    width = max(w for w, _ in sizes)
+    top = int(center[1] - step * len(lines) / 2)
+    left = int(center[0] - width / 2)
+    cv2.rectangle(
+        canvas, (left - 2, top - 1), (left + width + 2, top + step * len(lines)), (0, 0, 0), -1
+    )
+    for k, (line, (w, h)) in enumerate(zip(lines, sizes, strict=True)):
+        x, y = int(center[0] - w / 2), top + step * k + h + 1
+        cv2.putText(canvas, line, (x, y), font, size, colour, 1, cv2.LINE_AA)

@@ -41,3 +41,16 @@ def test_tokens_and_rejected_pieces_are_drawn_too():
     rejected = RejectedCandidate((250, 180), SQUARE + 60, "no match (0.20)")
     out = _drawn(FrameResult(320, 240, tokens=(token,), rejected=(rejected,)))
     assert out[40, 55].any() and out[160, 190].any()
+
+
+def test_a_tile_s_label_stays_inside_the_tile_so_a_packed_row_stays_readable():
+    row = tuple(
+        TileDetection(Tile.parse(name), (130 + 60 * k, 130), SQUARE + [60 * k, 0], 0.95)
+        for k, name in enumerate(["purple-vampire-heart", "yellow-maiden-heart"])
+    )
+    image = np.full((240, 320, 3), 255, np.uint8)
+    out = draw_overlay(image, FrameResult(320, 240, tiles=row))
+    label_box = (out == 0).all(axis=2)  # the labels' black ground
+    assert label_box[:, 100:160].any() and label_box[:, 160:220].any()
+    assert not label_box[:, 158:163].any()  # neither runs over the seam between them
+    assert not label_box[:, :100].any() and not label_box[:, 220:].any()
