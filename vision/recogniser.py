@@ -52,6 +52,7 @@ from vision.imageio import MAX_PIXELS, ImageError
 from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, match_structure
 from vision.model import AppearanceModel, build_model
+from vision.outlines import has_outline, square_by_outline
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.tileset import TileSet
@@ -72,11 +73,9 @@ _RIM_REACH = 2.5
 _RIM_FINE = 6.0
 #: A blob this share of a tile's area may be the figure of a tile the mask lost...
 _FRAGMENT_SHARE = (0.05, 0.7)
-#: ...and the tile around it is looked for this far (in its sides) from the bits'
-#: middle, in steps of this many degrees, by its outline...
-_FRAGMENT_REACH = 0.35
-_FRAGMENT_TURN_STEP = 5
-#: ...and centred on them in this many turns of a quarter.
+#: ...and the tile around it is looked for where the edges show its outline best
+#: (:func:`vision.outlines.square_by_outline`), and centred on it in this many turns of
+#: a quarter.
 _FRAGMENT_TURNS = 6
 #: Tiles whose centres are closer than this many sides touch (one block)...
 _TOUCHING = 1.3
@@ -88,8 +87,6 @@ _BESIDE_FIRST_MIN = 0.5
 #: ...and keeping those that then match this well (real ones 0.94 and better, a checked
 #: cloth's cells beside a block up to 0.71).
 _BESIDE_ACCEPT_MIN = 0.8
-#: A piece's outline is compared with rings this much further in and out.
-_OUTLINE_RINGS = (1.0, 0.85, 1.2)
 
 
 @dataclass(frozen=True, eq=False)
@@ -703,7 +700,7 @@ class Recogniser:
                     _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
                     for c in firm + found
                 )
-                and _has_outline(grey, s.candidate.quad, scale, True, self.config)
+                and self._has_outline(grey, s.candidate.quad, scale, True)
             ]
         return _displaced(chosen, _one_per_place(found)[0])
 
@@ -790,7 +787,7 @@ class Recogniser:
                 for s in self._realigned(pyramid, first, kind)
                 if s.score >= _BESIDE_ACCEPT_MIN
                 and self._rejection(s, size_at(s.candidate.center)) is None
-                and (not token or _has_outline(grey, s.candidate.quad, scale, True, self.config))
+                and (not token or self._has_outline(grey, s.candidate.quad, scale, True))
             ]
             new = _one_per_place(new)[0]
             if not new:
@@ -869,7 +866,7 @@ class Recogniser:
         # outline the frame's edges show best (the bits may lie off the tile's middle)
         unclear = [k for k in places if best[k].score < self.config.second_look_min]
         outlined = [
-            Candidate(_square_by_outline(grey, *places[k], scale).astype(np.float32), False, k, 0)
+            Candidate(square_by_outline(grey, *places[k], scale).astype(np.float32), False, k, 0)
             for k in unclear
         ]
         for s in self._score_structure(pyramid, outlined, tiles):
@@ -884,9 +881,16 @@ class Recogniser:
                 _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
                 for c in firm
             )
-            and _has_outline(grey, s.candidate.quad, scale, s.candidate.round, self.config)
+            and self._has_outline(grey, s.candidate.quad, scale, s.candidate.round)
         ]
         return _displaced(chosen, _one_per_place(found)[0])
+
+    def _has_outline(self, grey: np.ndarray, quad: np.ndarray, scale: float, round_: bool) -> bool:
+        """:func:`vision.outlines.has_outline` with this recogniser's settings."""
+        config = self.config
+        return has_outline(
+            grey, quad, scale, round_, config.outline_step_min, config.outline_share_min
+        )
 
     def _doubtful(self, s: _Scored, side_px: float) -> bool:
         """A chosen piece that may stand where a larger piece of ``side_px`` lies: much
@@ -1160,32 +1164,6 @@ def _best_in_place(piece: _Scored, scored: list[_Scored]) -> _Scored:
     return best
 
 
-def _outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:
-    """The median step in grey across a piece's outline: a square's four sides, or
-    the ellipse inside a round piece's box. Each step is the largest of a few offsets
-    across the outline, as it is only known to a pixel or so."""
-    height, width = blurred.shape
-    if round_:
-        centre = quad.mean(axis=0)
-        right, down = (quad[1] + quad[2]) / 2 - centre, (quad[2] + quad[3]) / 2 - centre
-        angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)[:, None]
-        points = centre + np.cos(angles) * right + np.sin(angles) * down
-        normals = points - centre
-    else:
-        along = np.linspace(0.1, 0.9, 16)[:, None]
-        sides = [(quad[k], quad[(k + 1) % 4]) for k in range(4)]
-        points = np.concatenate([a + along * (b - a) for a, b in sides])
-        normals = np.concatenate([np.repeat([[a[1] - b[1], b[0] - a[0]]], 16, 0) for a, b in sides])
-    normals = normals / np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-6)
-    offsets = np.array([-1.0, 0.0, 1.0])
-    across = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
-    limit = [width - 1, height - 1]
-    outer = np.clip(np.rint(across + normals[:, None, :]), 0, limit).astype(int)
-    inner = np.clip(np.rint(across - normals[:, None, :]), 0, limit).astype(int)
-    step = blurred[outer[..., 1], outer[..., 0]] - blurred[inner[..., 1], inner[..., 0]]
-    return float(np.median(np.abs(step).max(axis=1)))
-
-
 def _displaced(chosen: list[_Scored], found: list[_Scored]) -> list[_Scored]:
     """``found`` added to ``chosen``, each replacing the chosen pieces it covers that
     match worse (a figure taken for a token, a piece cut at the wrong size)."""
@@ -1197,72 +1175,6 @@ def _displaced(chosen: list[_Scored], found: list[_Scored]) -> list[_Scored]:
         and c.score < s.score
     }
     return [c for c in chosen if id(c) not in gone] + found
-
-
-def _square_by_outline(
-    grey: np.ndarray, centre: np.ndarray, side: float, scale: float
-) -> np.ndarray:
-    """The square of ``side`` (full-frame px) near ``centre`` whose outline runs best
-    along the frame's edges: the one across whose sides the grey changes most (the
-    median over its sides, so a figure crossing a side does not decide). Searched
-    coarsely over places and turns, then finely around the best. Returns its corners
-    in full-frame px."""
-    work_centre = (np.asarray(centre, np.float64) + 0.5) / scale - 0.5
-    half = side / scale / 2
-    reach = _FRAGMENT_REACH * 2 * half
-    radius = math.ceil(half * math.sqrt(2) + reach) + 3
-    height, width = grey.shape
-    x0, y0 = (np.floor(work_centre) - radius).astype(int)
-    x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x0 + 2 * radius + 1, width), min(y0 + 2 * radius + 1, height)
-    blurred = cv2.GaussianBlur(grey[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
-    gradient = (
-        cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3),
-        cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3),
-    )
-    local = work_centre - (x0, y0)
-    step = max(1.0, half / 6)
-    shifts = np.arange(-reach, reach + 1e-6, step)
-    places = local + np.stack(np.meshgrid(shifts, shifts), axis=-1).reshape(-1, 2)
-    turn_step = math.radians(_FRAGMENT_TURN_STEP)
-    coarse = np.arange(0, math.pi / 2, turn_step)
-    _, angle, place = _outline_best(gradient, places, coarse, half, per_side=6)
-    fine = np.arange(-step, step + 1e-6, step / 2)
-    places = place + np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
-    turns = angle + np.arange(-1, 1.01, 0.25) * turn_step
-    _, angle, place = _outline_best(gradient, places, turns, half, per_side=12)
-    u = np.array([math.cos(angle), math.sin(angle)]) * half
-    v = np.array([-u[1], u[0]])
-    quad = np.array([-u - v, u - v, u + v, v - u]) + place + (x0, y0)
-    return (quad + 0.5) * scale - 0.5
-
-
-def _outline_best(
-    gradient: tuple[np.ndarray, np.ndarray],
-    places: np.ndarray,
-    angles: np.ndarray,
-    half: float,
-    per_side: int,
-) -> tuple[float, float, np.ndarray]:
-    """Of squares turned by each of ``angles`` (radians) and centred at each of
-    ``places`` (K×2, px), the one whose sides the grey crosses most steeply (sampled
-    at ``per_side`` points a side): its median step, its angle and its centre."""
-    gx, gy = gradient
-    u = np.stack([np.cos(angles), np.sin(angles)], axis=-1)  # A×2
-    v = np.stack([-u[:, 1], u[:, 0]], axis=-1)
-    along = np.linspace(-0.8, 0.8, per_side)[None, :, None] * half
-    sides = [(-v, u), (u, v), (v, u), (-u, v)]  # (outward normal, direction along)
-    ring = np.concatenate([n[:, None] * half + along * a[:, None] for n, a in sides], axis=1)
-    facing = np.concatenate([np.repeat(n[:, None], per_side, axis=1) for n, _ in sides], axis=1)
-    where = np.rint(places[None, :, None, :] + ring[:, None]).astype(int)  # A×K×48×2
-    xs = np.clip(where[..., 0], 0, gx.shape[1] - 1)
-    ys = np.clip(where[..., 1], 0, gx.shape[0] - 1)
-    normal = facing[:, None]  # A×1×48×2
-    steps = np.abs(gx[ys, xs] * normal[..., 0] + gy[ys, xs] * normal[..., 1])
-    middle = steps.shape[-1] // 2
-    scores = np.partition(steps, middle, axis=-1)[..., middle]  # A×K
-    a, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
-    return float(scores[a, k]), float(angles[a]), places[k]
 
 
 def _windows(
@@ -1423,32 +1335,3 @@ def _as_bgr(image: np.ndarray) -> np.ndarray:
     if width * height > MAX_PIXELS:
         raise ImageError(f"The frame has {width * height / 1e6:.0f} megapixels, too many to read.")
     return image
-
-
-def _has_outline(
-    grey: np.ndarray, quad: np.ndarray, scale: float, round_: bool, config: VisionConfig
-) -> bool:
-    """Whether a piece's outline stands out all round: the typical step in grey across
-    it is a clear edge, not much weaker than the steps a little inside and outside it.
-
-    A tile lying on a cloth of its own colour still has an edge all round (its rim,
-    its thickness, a printed border). A tile-sized square imagined around a die on a
-    plain cloth crosses only cloth: its steps are the cloth's noise (under 7 grey
-    levels where real tiles' were over 35, on the rendered photos).
-    """
-    work = (quad.astype(np.float64) + 0.5) / scale - 0.5
-    centre = work.mean(axis=0)
-    # only the piece and a margin around its outer ring are looked at
-    reach = np.abs(work - centre).max() * max(_OUTLINE_RINGS) + 6
-    height, width = grey.shape
-    x0, y0 = np.maximum(np.floor(centre - reach), 0).astype(int)
-    x1, y1 = np.minimum(np.ceil(centre + reach), [width, height]).astype(int)
-    if x1 - x0 < 3 or y1 - y0 < 3:
-        return False
-    blurred = cv2.GaussianBlur(grey[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
-    work -= (x0, y0)
-    centre = work.mean(axis=0)
-    steps = [_outline_steps(blurred, centre + (work - centre) * f, round_) for f in _OUTLINE_RINGS]
-    return steps[0] >= config.outline_step_min and steps[0] >= config.outline_share_min * max(
-        steps[1:]
-    )

@@ -45,7 +45,9 @@ def test_tokens_and_rejected_pieces_are_drawn_too():
 
 def test_a_tile_s_label_stays_inside_the_tile_so_a_packed_row_stays_readable():
     row = tuple(
-        TileDetection(Tile.parse(name), (130 + 60 * k, 130), SQUARE + [60 * k, 0], 0.95)
+        TileDetection(
+            Tile.parse(name), (130 + 60 * k, 130), SQUARE + np.array([60.0 * k, 0.0]), 0.95
+        )
         for k, name in enumerate(["purple-vampire-heart", "yellow-maiden-heart"])
     )
     image = np.full((240, 320, 3), 255, np.uint8)

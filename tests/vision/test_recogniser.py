@@ -365,27 +365,6 @@ def test_a_square_tile_whose_figure_fell_apart_in_the_mask_is_found_around_the_p
     assert _read_at(result, lost.center) == [lost.tile]
 
 
-def test_a_square_is_found_by_its_outline_near_a_guess_off_its_middle():
-    # a tile's dark border on a plain cloth, the guess a quarter of a side away
-    grey = np.full((360, 640), 120, np.uint8)
-    centre, side, turn = np.array([300.0, 180.0]), 60.0, 20.0
-    box = cv2.boxPoints(((centre[0], centre[1]), (side, side), turn))
-    cv2.polylines(grey, [np.round(box).astype(np.int32)], True, 30, 2, cv2.LINE_AA)
-    grey = cv2.add(
-        grey, np.random.default_rng(2).normal(0, 3, grey.shape).astype(np.int8), dtype=cv2.CV_8U
-    )
-    guess = centre + np.array([0.25, -0.2]) * side
-    quad = recogniser_module._square_by_outline(grey, guess, side, 1.0)
-    # within a twentieth of a side (a border line's two edges are both outlines);
-    # alignment settles the last pixels
-    assert np.hypot(*(quad.mean(axis=0) - centre)) < 0.05 * side
-    sides = np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
-    assert np.allclose(sides, side, atol=1.0)
-    edge = quad[1] - quad[0]
-    angle = np.degrees(np.arctan2(edge[1], edge[0])) % 90
-    assert min(abs(angle - turn), 90 - abs(angle - turn)) < 3.0
-
-
 def test_a_token_the_mask_lost_at_the_end_of_its_row_is_found_on_the_row_s_lattice(
     round_set, round_recogniser, monkeypatch
 ):
