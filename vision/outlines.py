@@ -113,10 +113,16 @@ def square_by_outline(
     places = place + np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
     turns = angle + np.arange(-1, 1.01, 0.25) * turn_step
     _, angle, place = _best_square(gradient, places, turns, half, per_side=12)
+    quad = square_quad(place + np.array([x0, y0]), half, angle)
+    return (quad + 0.5) * scale - 0.5
+
+
+def square_quad(centre: np.ndarray, half: float, angle: float) -> np.ndarray:
+    """The corners of a square of half-side ``half`` turned by ``angle`` (radians)
+    about ``centre``, in :func:`vision.rectify.rectify` corner order."""
     u = np.array([math.cos(angle), math.sin(angle)]) * half
     v = np.array([-u[1], u[0]])
-    quad = np.array([-u - v, u - v, u + v, v - u]) + place + (x0, y0)
-    return (quad + 0.5) * scale - 0.5
+    return np.array([-u - v, u - v, u + v, v - u]) + centre
 
 
 def _best_square(

@@ -52,7 +52,7 @@ from vision.imageio import MAX_PIXELS, ImageError
 from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, match_structure
 from vision.model import AppearanceModel, build_model
-from vision.outlines import has_outline, square_by_outline
+from vision.outlines import has_outline, square_by_outline, square_quad
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.tileset import TileSet
@@ -247,8 +247,7 @@ class Recogniser:
                 continue
             split = 1
             if sizes is not None:
-                centre = blob.box[0]
-                side = sizes(((centre[0] + 0.5) * scale - 0.5, (centre[1] + 0.5) * scale - 0.5))
+                side = sizes(_blob_centre(blob, scale))
                 side /= scale
             else:
                 side = guess
@@ -671,8 +670,7 @@ class Recogniser:
             return chosen
         loose = []
         for blob in blobs:
-            (x, y), _, _ = blob.box
-            centre = ((x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5)
+            centre = _blob_centre(blob, scale)
             reach = 0.7 * size_at(centre)
             if all(_distance(centre, s.candidate.center) >= reach for s in chosen):
                 loose.append(centre)
@@ -693,14 +691,14 @@ class Recogniser:
             first = self._score_structure(pyramid, candidates, kind)
             found += [
                 s
-                for s in self._realigned(pyramid, first, kind)
-                if s.score >= self.config.second_look_min
-                and self._rejection(s, size_at(s.candidate.center)) is None
-                and all(
-                    _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
-                    for c in firm + found
+                for s in self._kept(
+                    self._realigned(pyramid, first, kind),
+                    self.config.second_look_min,
+                    size_at,
+                    grey,
+                    scale,
                 )
-                and self._has_outline(grey, s.candidate.quad, scale, True)
+                if _clear_of(s.candidate.center, firm + found)
             ]
         return _displaced(chosen, _one_per_place(found)[0])
 
@@ -770,11 +768,7 @@ class Recogniser:
                 free = {(i + di, j + dj) for i, j in taken for di, dj in steps} - set(taken)
                 for i, j in sorted(free):
                     quad = lattice.quad(i, j)
-                    centre = quad.mean(axis=0)
-                    if all(
-                        _distance(centre, s.candidate.center) >= 0.6 * s.candidate.side
-                        for s in chosen + found
-                    ):
+                    if _clear_of(quad.mean(axis=0), chosen + found):
                         blob = block[0].candidate.blob
                         cells.append(Candidate(quad, token, blob, _LATTICE_SPLIT))
             if not cells:
@@ -782,13 +776,9 @@ class Recogniser:
             # a free cell is mostly cloth: only one that already looks like a piece is
             # worth aligning
             first = [s for s in self._score_structure(pyramid, cells, kind) if s.score >= least]
-            new = [
-                s
-                for s in self._realigned(pyramid, first, kind)
-                if s.score >= _BESIDE_ACCEPT_MIN
-                and self._rejection(s, size_at(s.candidate.center)) is None
-                and (not token or self._has_outline(grey, s.candidate.quad, scale, True))
-            ]
+            # (a tile's outline is shared with its block: the lattice vouches for it)
+            aligned = self._realigned(pyramid, first, kind)
+            new = self._kept(aligned, _BESIDE_ACCEPT_MIN, size_at, grey, scale, outline=token)
             new = _one_per_place(new)[0]
             if not new:
                 break
@@ -824,11 +814,10 @@ class Recogniser:
             return chosen
         firm = [s for s in chosen if not self._doubtful(s, size_at(s.candidate.center))]
         area = math.pi / 4 if round_ else 1.0  # a tile's area in its side squared
-        bits: list[tuple[np.ndarray, float, float]] = []  # centre, side, share of a tile
+        bits: list[tuple[tuple[float, float], float, float]] = []  # centre, side, share
         for blob in blobs:
-            (x, y), _, _ = blob.box
-            centre = np.array([(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5])
-            side = size_at((float(centre[0]), float(centre[1])))
+            centre = _blob_centre(blob, scale)
+            side = size_at(centre)
             share = blob.area * scale**2 / (side**2 * area)
             if share <= _FRAGMENT_SHARE[1] and all(
                 _distance(centre, s.candidate.center) >= 0.7 * side for s in firm
@@ -845,16 +834,11 @@ class Recogniser:
             centre = np.average([c for c, _, _ in group], axis=0, weights=shares)
             side = size_at((float(centre[0]), float(centre[1])))
             if round_:
-                near = min(shapes, key=lambda c: _distance(c.center, centre))
-                shape = (near.quad - near.quad.mean(axis=0)) * (side / near.side)
-                cells.append(Candidate((shape + centre).astype(np.float32), True, index, 0))
+                cells.append(Candidate(_shaped_like(shapes, centre, side), True, index, 0))
                 continue
             places[index] = (centre, side)
             for turn in range(0, 90, 90 // _FRAGMENT_TURNS):
-                angle = math.radians(turn)
-                u = np.array([math.cos(angle), math.sin(angle)]) * side / 2
-                v = np.array([-u[1], u[0]])
-                quad = np.array([-u - v, u - v, u + v, v - u]) + centre
+                quad = square_quad(centre, side / 2, math.radians(turn))
                 cells.append(Candidate(quad.astype(np.float32), False, index, 0))
         if not cells:
             return chosen
@@ -872,25 +856,41 @@ class Recogniser:
         for s in self._score_structure(pyramid, outlined, tiles):
             if s.score > best[s.candidate.blob].score:
                 best[s.candidate.blob] = s
-        found = [
-            s
-            for s in self._realigned(pyramid, list(best.values()), tiles)
-            if s.score >= self.config.second_look_min
-            and self._rejection(s, size_at(s.candidate.center)) is None
-            and all(
-                _distance(s.candidate.center, c.candidate.center) >= 0.6 * c.candidate.side
-                for c in firm
-            )
-            and self._has_outline(grey, s.candidate.quad, scale, s.candidate.round)
-        ]
+        aligned = self._realigned(pyramid, list(best.values()), tiles)
+        kept = self._kept(aligned, self.config.second_look_min, size_at, grey, scale)
+        found = [s for s in kept if _clear_of(s.candidate.center, firm)]
         return _displaced(chosen, _one_per_place(found)[0])
 
-    def _has_outline(self, grey: np.ndarray, quad: np.ndarray, scale: float, round_: bool) -> bool:
-        """:func:`vision.outlines.has_outline` with this recogniser's settings."""
+    def _kept(
+        self,
+        pieces: list[_Scored],
+        least: float,
+        size_at: SizeModel,
+        grey: np.ndarray,
+        scale: float,
+        outline: bool = True,
+    ) -> list[_Scored]:
+        """The pieces found with no blob of their own worth keeping: a match of at least
+        ``least``, not turned down for the usual reasons, and (with ``outline``) an
+        outline all round (see :func:`vision.outlines.has_outline`)."""
         config = self.config
-        return has_outline(
-            grey, quad, scale, round_, config.outline_step_min, config.outline_share_min
-        )
+        return [
+            s
+            for s in pieces
+            if s.score >= least
+            and self._rejection(s, size_at(s.candidate.center)) is None
+            and (
+                not outline
+                or has_outline(
+                    grey,
+                    s.candidate.quad,
+                    scale,
+                    s.candidate.round,
+                    config.outline_step_min,
+                    config.outline_share_min,
+                )
+            )
+        ]
 
     def _doubtful(self, s: _Scored, side_px: float) -> bool:
         """A chosen piece that may stand where a larger piece of ``side_px`` lies: much
@@ -966,9 +966,7 @@ class Recogniser:
                 continue
             if any(_distance(c.center, centre) < 0.6 * side for c in candidates):
                 continue  # the same rim seen from two windows
-            near = min(known, key=lambda s: _distance(s.candidate.center, centre))
-            shape = near.candidate.quad - near.candidate.quad.mean(axis=0)
-            quad = (shape * (side / near.candidate.side) + centre).astype(np.float32)
+            quad = _shaped_like([s.candidate for s in known], centre, side)
             candidates.append(Candidate(quad=quad, round=True, blob=-1 - k, split=0))
         return candidates
 
@@ -1162,6 +1160,25 @@ def _best_in_place(piece: _Scored, scored: list[_Scored]) -> _Scored:
         ):
             best = other
     return best
+
+
+def _blob_centre(blob: Blob, scale: float) -> tuple[float, float]:
+    """The middle of a blob's bounding rectangle, in full-frame pixels."""
+    (x, y), _, _ = blob.box
+    return (x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5
+
+
+def _clear_of(centre: tuple[float, float] | np.ndarray, pieces: list[_Scored]) -> bool:
+    """No piece lies at ``centre``: each is further off than 0.6 of its own side."""
+    return all(_distance(centre, s.candidate.center) >= 0.6 * s.candidate.side for s in pieces)
+
+
+def _shaped_like(shapes: list[Candidate], centre: np.ndarray, side: float) -> np.ndarray:
+    """A round piece's box of ``side`` at ``centre``, in the shape of the nearest of
+    ``shapes`` (the same tilt of the table there)."""
+    near = min(shapes, key=lambda c: _distance(c.center, centre))
+    shape = (near.quad - near.quad.mean(axis=0)) * (side / near.side)
+    return (shape + centre).astype(np.float32)
 
 
 def _displaced(chosen: list[_Scored], found: list[_Scored]) -> list[_Scored]:
