@@ -136,21 +136,54 @@ def test_a_detection_less_sure_than_the_least_confidence_is_reported_as_rejected
     assert sum(r.reason.startswith("unsure") for r in result.rejected) == 4
 
 
+def _mask_changed(monkeypatch, image, change) -> None:
+    """Let the object mask of ``image`` miss something: ``change(mask, scale)`` edits
+    the real one (``scale`` full-frame pixels to one of the mask's)."""
+    real_mask = recogniser_module.object_mask
+
+    def changed(small, config):
+        mask = real_mask(small, config)
+        change(mask, image.shape[1] / small.shape[1])
+        return mask
+
+    monkeypatch.setattr(recogniser_module, "object_mask", changed)
+
+
+def _round_tile_lost(round_set, monkeypatch, keep_figure: bool):
+    """Six round tiles spread on a plain table, the first missing from the object mask
+    (but for a small disc of its figure, with ``keep_figure``): the photo and that tile."""
+    photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="spread")
+    lost = photo.tiles[0]
+
+    def without_the_tile(mask, scale):
+        centre = (round(lost.center[0] / scale), round(lost.center[1] / scale))
+        cv2.circle(mask, centre, round(0.8 * photo.tile_px / scale), 0, -1)
+        if keep_figure:
+            cv2.circle(mask, centre, round(0.2 * photo.tile_px / scale), 255, -1)
+
+    _mask_changed(monkeypatch, photo.image, without_the_tile)
+    return photo, lost
+
+
+def _erase_square(
+    mask: np.ndarray, tile, scale: float, grown: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Take a square tile out of the mask, ``grown`` times its size; returns its centre
+    and corners in mask pixels."""
+    corners = (tile.corners + 0.5) / scale - 0.5
+    centre = corners.mean(axis=0)
+    cv2.fillConvexPoly(mask, np.round(centre + (corners - centre) * grown).astype(np.int32), 0)
+    return centre, corners
+
+
+def _read_at(result, point, reach=10.0):
+    return [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, point)) < reach]
+
+
 def test_a_round_tile_the_object_mask_missed_is_found_by_its_rim(
     round_set, round_recogniser, monkeypatch
 ):
-    photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="spread")
-    lost = photo.tiles[0]
-    real_mask = recogniser_module.object_mask
-
-    def mask_without_the_tile(small, config):
-        mask = real_mask(small, config)
-        scale = photo.image.shape[1] / small.shape[1]
-        centre = (round(lost.center[0] / scale), round(lost.center[1] / scale))
-        cv2.circle(mask, centre, round(0.8 * photo.tile_px / scale), 0, -1)
-        return mask
-
-    monkeypatch.setattr(recogniser_module, "object_mask", mask_without_the_tile)
+    photo, lost = _round_tile_lost(round_set, monkeypatch, keep_figure=False)
     result = round_recogniser.detect(photo.image)
     found = [t for t in result.tiles if np.hypot(*np.subtract(t.center, lost.center)) < 10]
     assert [t.tile for t in found] == [lost.tile]
@@ -167,36 +200,12 @@ def test_a_token_row_the_distance_peaks_cannot_split_is_cut_at_its_rims(
     assert score.tokens_right == score.tokens
 
 
-def _mask_changed(monkeypatch, photo, change) -> None:
-    """Let the object mask miss something: ``change(mask, scale)`` edits the real one."""
-    real_mask = recogniser_module.object_mask
-
-    def changed(small, config):
-        mask = real_mask(small, config)
-        change(mask, photo.image.shape[1] / small.shape[1])
-        return mask
-
-    monkeypatch.setattr(recogniser_module, "object_mask", changed)
-
-
-def _read_at(result, point, reach=10.0):
-    return [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, point)) < reach]
-
-
 def test_a_round_tile_whose_figure_alone_is_in_the_mask_is_not_taken_for_a_token(
     round_set, round_recogniser, monkeypatch
 ):
     # a cream tile on a cream cloth: the mask keeps its small figure, which on its
     # own looks like a token; the tile's rim says otherwise
-    photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="spread")
-    lost = photo.tiles[0]
-
-    def figure_only(mask, scale):
-        centre = (round(lost.center[0] / scale), round(lost.center[1] / scale))
-        cv2.circle(mask, centre, round(0.8 * photo.tile_px / scale), 0, -1)
-        cv2.circle(mask, centre, round(0.2 * photo.tile_px / scale), 255, -1)
-
-    _mask_changed(monkeypatch, photo, figure_only)
+    photo, lost = _round_tile_lost(round_set, monkeypatch, keep_figure=True)
     result = round_recogniser.detect(photo.image)
     assert _read_at(result, lost.center) == [lost.tile]
     assert not [k for k in result.tokens if np.hypot(*np.subtract(k.center, lost.center)) < 30]
@@ -211,13 +220,9 @@ def test_a_tile_the_mask_lost_from_a_block_is_found_on_the_block_s_lattice(
     )
     lost = photo.tiles[0]
 
-    def without_the_tile(mask, scale):
-        corners = (lost.corners + 0.5) / scale - 0.5
-        centre = corners.mean(axis=0)
-        grown = np.round(centre + (corners - centre) * 1.15).astype(np.int32)
-        cv2.fillConvexPoly(mask, grown, 0)
-
-    _mask_changed(monkeypatch, photo, without_the_tile)
+    _mask_changed(
+        monkeypatch, photo.image, lambda mask, scale: _erase_square(mask, lost, scale, 1.15)
+    )
     result = square_recogniser.detect(photo.image)
     assert _read_at(result, lost.center) == [lost.tile]
     assert len(result.tiles) == 6
@@ -230,13 +235,10 @@ def test_a_square_tile_whose_figure_alone_is_in_the_mask_is_found_around_it(
     lost = photo.tiles[0]
 
     def figure_only(mask, scale):
-        corners = (lost.corners + 0.5) / scale - 0.5
-        centre = corners.mean(axis=0)
-        grown = np.round(centre + (corners - centre) * 1.3).astype(np.int32)
-        cv2.fillConvexPoly(mask, grown, 0)
+        centre, _ = _erase_square(mask, lost, scale, 1.3)
         cv2.circle(mask, np.round(centre).astype(int), round(0.2 * photo.tile_px / scale), 255, -1)
 
-    _mask_changed(monkeypatch, photo, figure_only)
+    _mask_changed(monkeypatch, photo.image, figure_only)
     result = square_recogniser.detect(photo.image)
     assert _read_at(result, lost.center) == [lost.tile]
 
@@ -296,15 +298,7 @@ def test_a_round_tile_whose_rim_is_lost_too_is_found_around_its_figure(
 ):
     # the mask keeps only the figure and the cloth hides the rim from the edges too:
     # a disc shaped like its neighbours is laid over the figure
-    photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="spread")
-    lost = photo.tiles[0]
-
-    def figure_only(mask, scale):
-        centre = (round(lost.center[0] / scale), round(lost.center[1] / scale))
-        cv2.circle(mask, centre, round(0.8 * photo.tile_px / scale), 0, -1)
-        cv2.circle(mask, centre, round(0.2 * photo.tile_px / scale), 255, -1)
-
-    _mask_changed(monkeypatch, photo, figure_only)
+    photo, lost = _round_tile_lost(round_set, monkeypatch, keep_figure=True)
     monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
     result = round_recogniser.detect(photo.image)
     assert _read_at(result, lost.center) == [lost.tile]
@@ -351,16 +345,13 @@ def test_a_square_tile_whose_figure_fell_apart_in_the_mask_is_found_around_the_p
     lost = photo.tiles[0]
 
     def figure_in_bits(mask, scale):
-        corners = (lost.corners + 0.5) / scale - 0.5
-        centre = corners.mean(axis=0)
-        grown = np.round(centre + (corners - centre) * 1.3).astype(np.int32)
-        cv2.fillConvexPoly(mask, grown, 0)
+        centre, corners = _erase_square(mask, lost, scale, 1.3)
         radius = round(0.12 * photo.tile_px / scale)
         for k in (0, 2):  # towards two opposite corners
             bit = centre + (corners[k] - centre) * 0.5
             cv2.circle(mask, np.round(bit).astype(int), radius, 255, -1)
 
-    _mask_changed(monkeypatch, photo, figure_in_bits)
+    _mask_changed(monkeypatch, photo.image, figure_in_bits)
     result = square_recogniser.detect(photo.image)
     assert _read_at(result, lost.center) == [lost.tile]
 
@@ -372,16 +363,12 @@ def test_a_token_the_mask_lost_at_the_end_of_its_row_is_found_on_the_row_s_latti
     # the edges); the row goes on
     image = _tiles_and_a_token_row(round_set)
     monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
-    real_mask = recogniser_module.object_mask
 
-    def without_the_white_token(small, config):
-        mask = real_mask(small, config)
-        scale = image.shape[1] / small.shape[1]
+    def without_the_white_token(mask, scale):
         centre = (round((350 + 64 * 5) / scale), round(420 / scale))
         cv2.circle(mask, centre, round(36 / scale), 0, -1)
-        return mask
 
-    monkeypatch.setattr(recogniser_module, "object_mask", without_the_white_token)
+    _mask_changed(monkeypatch, image, without_the_white_token)
     result = round_recogniser.detect(image)
     end = [k for k in result.tokens if np.hypot(k.center[0] - 670, k.center[1] - 420) < 15]
     assert [(k.colour, k.face_up) for k in end] == [("white", True)]
@@ -410,18 +397,14 @@ def test_a_token_row_the_mask_kept_only_specks_of_is_found_by_its_rims(
     ]
     for k, face in enumerate(row):
         paste(image, face, np.array([880.0 + 64 * k, 640.0]), np.array([62.0, 62.0]), 0.0)
-    real_mask = recogniser_module.object_mask
 
-    def specks_of_the_second_row(small, config):
-        mask = real_mask(small, config)
-        scale = image.shape[1] / small.shape[1]
+    def specks_of_the_second_row(mask, scale):
         y = round(640 / scale)
         cv2.rectangle(mask, (round(830 / scale), y - 20), (round(1250 / scale), y + 20), 0, -1)
         for x in (880, 1200):
             cv2.circle(mask, (round(x / scale), y), 3, 255, -1)
-        return mask
 
-    monkeypatch.setattr(recogniser_module, "object_mask", specks_of_the_second_row)
+    _mask_changed(monkeypatch, image, specks_of_the_second_row)
     result = round_recogniser.detect(image)
     second = sorted((k.center[0], k.colour, k.face_up) for k in result.tokens if k.center[1] > 600)
     assert [(colour, up) for _, colour, up in second] == [
