@@ -1,0 +1,50 @@
+"""The check that a row of alike face-up tokens is a print, not a player's tokens."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.results import TokenDetection
+from vision.token_rows import printed_copies
+
+
+def _token(x: float, y: float, colour: str | None = "red", diameter: float = 30.0):
+    angles = np.linspace(0, 2 * np.pi, 32, endpoint=False)
+    outline = np.column_stack([np.cos(angles), np.sin(angles)]) * diameter / 2 + (x, y)
+    return TokenDetection(colour, colour is not None, (x, y), outline.astype(np.float32), 0.9)
+
+
+def test_three_alike_faces_evenly_side_by_side_are_a_print():
+    tokens = [_token(100 + 32 * k, 200) for k in range(5)]
+    assert printed_copies(tokens) == {0, 1, 2, 3, 4}
+
+
+def test_a_grid_of_alike_faces_is_a_print_too():
+    tokens = [_token(100 + 34 * i, 100 + 34 * j, "black") for i in range(2) for j in range(3)]
+    assert printed_copies(tokens) == set(range(6))
+
+
+def test_a_player_s_row_shows_faces_only_at_its_ends_and_is_kept():
+    row = [_token(100, 300), *[_token(100 + 31 * k, 300, None) for k in (1, 2, 3)]]
+    row.append(_token(100 + 31 * 4, 300))
+    assert printed_copies(row) == set()
+
+
+def test_a_row_of_two_may_show_two_alike_faces():
+    assert printed_copies([_token(100, 100), _token(131, 100), _token(400, 100)]) == set()
+
+
+def test_alike_faces_lying_apart_are_kept():
+    tokens = [_token(100, 100), _token(160, 100), _token(100, 200), _token(250, 300)]
+    assert printed_copies(tokens) == set()
+
+
+def test_alike_faces_unevenly_spaced_are_kept():
+    # two touching pairs, a gap apart: a heap of tokens, not a print's even spacing
+    tokens = [_token(100, 100), _token(130, 100), _token(175, 100), _token(205, 100)]
+    assert printed_copies(tokens) == set()
+
+
+def test_faces_of_different_colours_side_by_side_are_kept():
+    colours = ["red", "blue", "white", "green"]
+    assert printed_copies([_token(100 + 32 * k, 50, c) for k, c in enumerate(colours)]) == set()
