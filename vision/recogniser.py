@@ -991,8 +991,13 @@ class Recogniser:
         ]
         if not sure:
             return None
+        median = float(np.median([c.side for c in sure]))
+        # a tilted camera makes tiles at most twice as large at one side of the frame
+        # as at the other; a card's pattern matching a tile at three times the size
+        # would tilt the plane for every piece
+        low, high = 0.5 * median, 2 * median
+        sure = [c for c in sure if low <= c.side <= high]
         sides = np.array([c.side for c in sure])
-        median = float(np.median(sides))
         if len(sure) < 4:
             return lambda point: median
         points = np.array([c.center for c in sure])
@@ -1002,7 +1007,6 @@ class Recogniser:
         slope = np.linalg.solve(spread.T @ spread + damping, spread.T @ (sides - mean))
         # plain floats: the model is asked thousands of times a frame
         sx, sy, mx, my = (float(v) for v in (*slope, *middle))
-        low, high = 0.5 * median, 2 * median
 
         def size_at(point: tuple[float, float]) -> float:
             return min(max(mean + sx * (point[0] - mx) + sy * (point[1] - my), low), high)

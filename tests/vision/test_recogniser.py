@@ -337,6 +337,26 @@ def test_tokens_beside_a_single_row_of_tiles_are_judged_by_the_tiles_size(
     ]
 
 
+def test_a_print_of_a_tile_three_times_as_large_does_not_change_the_tile_size(
+    round_set, round_recogniser
+):
+    # a box lid printed with a tile's face matches that tile clearly; taken as a tile,
+    # it would make tiles look three times larger at its side of the frame
+    image = _tiles_and_a_token_row(round_set)
+    for k, x in enumerate((300.0, 450.0)):
+        face = round_set.faces[Tile.parse(["purple-vampire", "blue-coffin"][k])]
+        paste(image, face, np.array([x, 600.0]), np.array([90.0, 90.0]), 0.0)
+    lid = round_set.faces[Tile.parse("green-monk")]
+    paste(image, lid, np.array([1040.0, 430.0]), np.array([280.0, 280.0]), 0.0)
+    result = round_recogniser.detect(image)
+    assert len(result.tiles) == 6
+    assert [t.face_up for t in sorted(result.tokens, key=lambda t: t.center)] == [
+        True,
+        *[False] * 4,
+        True,
+    ]
+
+
 def test_a_square_tile_whose_figure_fell_apart_in_the_mask_is_found_around_the_pieces(
     square_set, square_recogniser, monkeypatch
 ):
