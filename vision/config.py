@@ -96,6 +96,10 @@ class VisionConfig:
     #: measured on rendered photos, they were wrong far more often than right (tiles
     #: read at 0.35 to 0.40: 4 not tiles, 1 right).
     accept_confidence_min: float = 0.4
+    #: A face read in the middle of a row of tokens less surely than this is taken for
+    #: a back: by the rules a row is face up only at its ends (over four styles' photos,
+    #: all 5 faces read in a row's middle were backs, read at 0.58 to 0.75).
+    row_middle_face_min: float = 0.9
     #: A round tile found by its rim alone (no blob of the object mask) must match
     #: its face at least this well.
     second_look_min: float = 0.7

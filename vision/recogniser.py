@@ -56,7 +56,7 @@ from vision.outlines import has_outline, square_by_outline, square_quad
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.tileset import TileSet
-from vision.token_rows import printed_copies
+from vision.token_rows import backs_in_middles, printed_copies
 
 #: The side of a tile in full-frame pixels expected at a point of the frame.
 SizeModel = Callable[[tuple[float, float]], float]
@@ -1118,6 +1118,7 @@ class Recogniser:
             reason = f"one of {t.colour} faces printed side by side, not a player's row"
             unsure.append(RejectedCandidate(t.center, t.polygon, reason))
         tokens = [t for i, t in enumerate(tokens) if i not in printed]
+        tokens = backs_in_middles(tokens, self.config.row_middle_face_min)
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, unsure, gains

@@ -22,6 +22,9 @@ SIDE_BY_SIDE = 1.6
 #: ...and a print's copies are this evenly spaced: every step that links them all by
 #: the shortest ways (a row's gaps, a grid's sides) within this share of the typical.
 EVEN_SPACING = 0.25
+#: Two neighbours lie on opposite sides of a token when the angle between them is over
+#: 120° (a row may bend a little where a token was pushed in).
+OPPOSITE = -0.5
 #: The fewest alike tokens side by side that make a print.
 LEAST_COPIES = 3
 
@@ -48,6 +51,39 @@ def printed_copies(tokens: Sequence[TokenDetection]) -> set[int]:
             if np.all(np.abs(steps - typical) <= EVEN_SPACING * typical):
                 printed.update(alike[k] for k in group)
     return printed
+
+
+def backs_in_middles(tokens: Sequence[TokenDetection], doubt: float) -> list[TokenDetection]:
+    """The tokens, with each face read less surely than ``doubt`` in the middle of a
+    row taken for a back (see :func:`row_middles`)."""
+    middles = row_middles(tokens)
+    return [
+        TokenDetection(None, False, t.center, t.polygon, t.confidence)
+        if i in middles and t.face_up and t.confidence < doubt
+        else t
+        for i, t in enumerate(tokens)
+    ]
+
+
+def row_middles(tokens: Sequence[TokenDetection]) -> set[int]:
+    """Indices of the tokens lying in the middle of a row: side by side with a token
+    on each of two roughly opposite sides. By the rules these lie face down (a row is
+    turned face up only at its ends, and a vampire given away joins the middle face
+    down), so a face read there is a back unless it is read clearly."""
+    if len(tokens) < 3:
+        return set()
+    centres = np.array([t.center for t in tokens], dtype=np.float64)
+    diameters = np.array([_diameter(t.polygon) for t in tokens])
+    offsets = centres[None] - centres[:, None]  # [i, j]: from i to j
+    apart = np.linalg.norm(offsets, axis=2)
+    np.fill_diagonal(apart, np.inf)
+    beside = apart <= SIDE_BY_SIDE * (diameters[:, None] + diameters[None]) / 2
+    middles = set()
+    for i in range(len(tokens)):
+        ways = offsets[i, beside[i]] / apart[i, beside[i], None]
+        if len(ways) >= 2 and float((ways @ ways.T).min()) <= OPPOSITE:
+            middles.add(i)
+    return middles
 
 
 def _diameter(polygon: np.ndarray) -> float:

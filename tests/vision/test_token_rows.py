@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from vision.results import TokenDetection
-from vision.token_rows import printed_copies
+from vision.token_rows import backs_in_middles, printed_copies, row_middles
 
 
 def _token(x: float, y: float, colour: str | None = "red", diameter: float = 30.0):
     angles = np.linspace(0, 2 * np.pi, 32, endpoint=False)
     outline = np.column_stack([np.cos(angles), np.sin(angles)]) * diameter / 2 + (x, y)
-    return TokenDetection(colour, colour is not None, (x, y), outline.astype(np.float32), 0.9)
+    return TokenDetection(colour, colour is not None, (x, y), outline.astype(np.float32), 0.95)
 
 
 def test_three_alike_faces_evenly_side_by_side_are_a_print():
@@ -48,3 +48,25 @@ def test_alike_faces_unevenly_spaced_are_kept():
 def test_faces_of_different_colours_side_by_side_are_kept():
     colours = ["red", "blue", "white", "green"]
     assert printed_copies([_token(100 + 32 * k, 50, c) for k, c in enumerate(colours)]) == set()
+
+
+def test_a_row_s_middle_lies_between_two_neighbours():
+    row = [_token(100 + 31 * k, 300 + 4 * k * k, None) for k in range(5)]  # a bent row
+    assert row_middles(row) == {1, 2, 3}
+
+
+def test_tokens_side_by_side_in_a_corner_are_no_row_s_middle():
+    corner = [_token(100, 100, None), _token(131, 100, None), _token(131, 131, None)]
+    assert row_middles(corner) == set()
+
+
+def test_a_face_read_unsurely_in_a_row_s_middle_is_a_back():
+    row = [_token(100, 300, "red", 30.0), _token(131, 300, "red"), _token(162, 300, "white")]
+    row[1] = TokenDetection("red", True, row[1].center, row[1].polygon, 0.7)
+    read = backs_in_middles(row, doubt=0.9)
+    assert [(t.colour, t.face_up) for t in read] == [("red", True), (None, False), ("white", True)]
+
+
+def test_a_face_read_clearly_in_a_row_s_middle_stays_a_face():
+    row = [_token(100 + 31 * k, 300, c) for k, c in enumerate(["red", "blue", "white"])]
+    assert [t.colour for t in backs_in_middles(row, doubt=0.9)] == ["red", "blue", "white"]
