@@ -463,3 +463,15 @@ def test_a_token_face_printed_side_by_side_is_no_player_s_tokens(round_set, roun
         (84, "red"),
     ]
     assert sum("printed side by side" in r.reason for r in result.rejected) == 5
+
+
+def test_a_small_tile_matching_best_a_quarter_turn_off_is_aligned_in_its_other_turns(
+    square_set, square_recogniser
+):
+    # middle level, as `companion evaluate` renders its twelfth photo: a small blue
+    # garlic with a heart, cut off its place, first matched its bulb a quarter turn off
+    rng = np.random.default_rng([2024, 1, 11])
+    photo = render_photo(square_set, rng, level=1, n_tiles=15, token_rows=2)
+    result = square_recogniser.detect(photo.image)
+    near = [t for t in result.tiles if np.hypot(t.center[0] - 476, t.center[1] - 395) < 15]
+    assert [str(t.tile) for t in near] == ["blue-garlic-heart"]
