@@ -51,6 +51,22 @@ def _outline(canvas: np.ndarray, polygon: np.ndarray, colour, scale: float, thic
     cv2.polylines(canvas, [points], True, colour, max(1, round(thickness * scale)), cv2.LINE_AA, 4)
 
 
+#: How much of the picture a label's ground keeps: the text stays legible, and the tile's
+#: artwork still shows through (on a phone's small camera card a label covers most of a
+#: tile, which a person is checking against the table).
+_LABEL_GROUND_KEEPS = 0.4
+
+
+def _darken(canvas: np.ndarray, top_left: tuple[int, int], bottom_right: tuple[int, int]) -> None:
+    """Darken a rectangle of ``canvas`` in place (clipped to it), as a label's ground."""
+    height, width = canvas.shape[:2]
+    x0, y0 = max(top_left[0], 0), max(top_left[1], 0)
+    x1, y1 = min(bottom_right[0], width), min(bottom_right[1], height)
+    if x1 > x0 and y1 > y0:
+        ground = canvas[y0:y1, x0:x1]
+        ground[:] = (ground * _LABEL_GROUND_KEEPS).astype(canvas.dtype)
+
+
 def _label(
     canvas: np.ndarray, center, lines: list[str], colour, scale: float, fit: float | None = None
 ) -> None:
@@ -66,9 +82,7 @@ def _label(
     width = max(w for w, _ in sizes)
     top = int(center[1] - step * len(lines) / 2)
     left = int(center[0] - width / 2)
-    cv2.rectangle(
-        canvas, (left - 2, top - 1), (left + width + 2, top + step * len(lines)), (0, 0, 0), -1
-    )
+    _darken(canvas, (left - 2, top - 1), (left + width + 3, top + step * len(lines) + 1))
     for k, (line, (w, h)) in enumerate(zip(lines, sizes, strict=True)):
         x, y = int(center[0] - w / 2), top + step * k + h + 1
         cv2.putText(canvas, line, (x, y), font, size, colour, 1, cv2.LINE_AA)

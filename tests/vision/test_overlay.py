@@ -52,7 +52,17 @@ def test_a_tile_s_label_stays_inside_the_tile_so_a_packed_row_stays_readable():
     )
     image = np.full((240, 320, 3), 255, np.uint8)
     out = draw_overlay(image, FrameResult(320, 240, tiles=row))
-    label_box = (out == 0).all(axis=2)  # the labels' black ground
+    label_box = (out == round(255 * 0.4)).all(axis=2)  # the labels' darkened ground
     assert label_box[:, 100:160].any() and label_box[:, 160:220].any()
     assert not label_box[:, 158:163].any()  # neither runs over the seam between them
     assert not label_box[:, :100].any() and not label_box[:, 220:].any()
+
+
+def test_a_label_s_ground_lets_the_tile_s_artwork_show_through():
+    image = np.full((240, 320, 3), 255, np.uint8)
+    image[100:160, 100:160] = (0, 0, 200)  # the tile's red ground under its label
+    tile = TileDetection(Tile.parse("red-monk"), (130, 130), SQUARE, 0.95)
+    out = draw_overlay(image, FrameResult(320, 240, tiles=(tile,)))
+    under_label = out[126:134, 100:160].reshape(-1, 3)
+    # darkened, not blacked out: the red still shows, where no letter is drawn
+    assert ((under_label[:, 2] == 80) & (under_label[:, :2] == 0).all(axis=1)).any()
