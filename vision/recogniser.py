@@ -52,6 +52,7 @@ from vision.imageio import MAX_PIXELS, ImageError
 from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, match_structure
 from vision.model import AppearanceModel, build_model
+from vision.numeric import mean_of, median_of
 from vision.outlines import has_outline, square_by_outline, square_quad
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
@@ -582,7 +583,7 @@ class Recogniser:
         ]
         if len(ratios) < 2:
             return scored
-        token_ratio = float(np.median(ratios))
+        token_ratio = median_of(ratios)
         if not 0.3 < token_ratio < 1 - _KINDS_APART:
             return scored
         token_groups = self._token_groups
@@ -679,9 +680,7 @@ class Recogniser:
             known = [s for s in chosen if s.candidate.round and self._is_token(s) == token]
             if len(known) < (2 if token else 1):
                 continue  # a token's size is only known from the frame's tokens
-            ratio = float(
-                np.median([s.candidate.side / size_at(s.candidate.center) for s in known])
-            )
+            ratio = median_of([s.candidate.side / size_at(s.candidate.center) for s in known])
             firm = [s for s in chosen if not self._doubtful(s, ratio * size_at(s.candidate.center))]
             candidates = self._rims(
                 pyramid, grey, scale, firm + found, known, loose, size_at, ratio
@@ -990,10 +989,10 @@ class Recogniser:
         ]
         if not sure:
             return None
-        sides = np.array([c.side for c in sure])
-        median = float(np.median(sides))
+        median = median_of([c.side for c in sure])
         if len(sure) < 4:
             return lambda point: median
+        sides = np.array([c.side for c in sure])
         points = np.array([c.center for c in sure])
         middle, mean = points.mean(axis=0), float(sides.mean())
         spread = points - middle
@@ -1332,7 +1331,7 @@ def _full(
 def _split_value(members: list[_Scored]) -> float:
     """How well one split explains its blob: how well its pieces match, times how much
     of the blob they cover."""
-    match = float(np.mean([max(m.score, 0.0) for m in members]))
+    match = mean_of([max(m.score, 0.0) for m in members])
     return match * members[0].candidate.cover
 
 
