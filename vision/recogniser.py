@@ -415,8 +415,9 @@ class Recogniser:
                 for q, share in zip(quads, shares, strict=True)
                 if share >= self.config.cell_coverage_min
             ]
+            cells_of = _cells_of(lattice, [m.candidate for m in members])
             pieces_of.setdefault(blob, []).extend(
-                m for m in members if _cell_of(lattice, m.candidate) in taken
+                m for m, cell in zip(members, cells_of, strict=True) if cell in taken
             )
         for s in self._realigned(pyramid, self._score_structure(pyramid, cells)):
             pieces_of[s.candidate.blob].append(s)
@@ -1271,9 +1272,10 @@ def _blocks(pieces: list[_Scored]) -> list[list[_Scored]]:
     return list(blocks.values())
 
 
-def _cell_of(lattice: Lattice, c: Candidate) -> tuple[int, int]:
-    i, j = np.rint(lattice.index_of(np.array(c.center)))
-    return int(i), int(j)
+def _cells_of(lattice: Lattice, pieces: list[Candidate]) -> list[tuple[int, int]]:
+    """The lattice cell each piece's centre lies in (all solved in one call)."""
+    indices = np.rint(lattice.indices_of(np.array([c.center for c in pieces])))
+    return [(int(i), int(j)) for i, j in indices.tolist()]
 
 
 def _one_per_place(chosen: list[_Scored]) -> tuple[list[_Scored], list[RejectedCandidate]]:
