@@ -264,7 +264,7 @@ class Recogniser:
                     ]
                     if quads:
                         cover = explained(blob, quads, False)
-                        candidates += [_full(q, scale, False, index, split, cover) for q in quads]
+                        candidates += _full_all(quads, scale, False, index, split, cover)
                         split += 1
             token_row = tileset.has_tokens and not is_lone_square(blob, side, config)
             if trusted and side and blob.short_side > config.token_size_range[1] * side:
@@ -280,7 +280,7 @@ class Recogniser:
                 ]
                 discs_cover = explained(blob, quads, True) if quads else 0.0
                 if quads:
-                    candidates += [_full(q, scale, True, index, split, discs_cover) for q in quads]
+                    candidates += _full_all(quads, scale, True, index, split, discs_cover)
                     split += 1
                 if round_tiles and (not quads or len(quads) > 1 or discs_cover < 0.8):
                     # packed, or not split at all: look for the discs' rims
@@ -292,7 +292,7 @@ class Recogniser:
                     ]
                     if len(circles) > 1:
                         cover = explained(blob, circles, True)
-                        candidates += [_full(q, scale, True, index, split, cover) for q in circles]
+                        candidates += _full_all(circles, scale, True, index, split, cover)
         return candidates
 
     # -- stage 3 and 4: rectify and match structure --------------------------------------
@@ -1328,6 +1328,15 @@ def _full(
 ) -> Candidate:
     full = (quad.astype(np.float32) + 0.5) * scale - 0.5
     return Candidate(quad=full, round=round_, blob=blob, split=split, cover=cover)
+
+
+def _full_all(
+    quads: list[np.ndarray], scale: float, round_: bool, blob: int, split: int, cover: float
+) -> list[Candidate]:
+    """:func:`_full` for every piece of one split, scaled in one array operation (the
+    same float32 arithmetic; per piece, NumPy's call cost was most of it)."""
+    full = (np.stack(quads).astype(np.float32) + 0.5) * scale - 0.5
+    return [Candidate(quad=q, round=round_, blob=blob, split=split, cover=cover) for q in full]
 
 
 def _split_value(members: list[_Scored]) -> float:
