@@ -415,11 +415,12 @@ def coverage(mask: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
     q = np.stack(quads).astype(np.float64)[:, None]  # C×1×4×2
     top = q[:, :, 0] * (1 - u) + q[:, :, 1] * u
     bottom = q[:, :, 3] * (1 - u) + q[:, :, 2] * u
-    points = np.rint(top * (1 - v) + bottom * v).astype(int)  # C×36×2
+    # 32-bit places and one flat index: the same samples, read faster
+    points = np.rint(top * (1 - v) + bottom * v).astype(np.int32)  # C×36×2
     x = np.clip(points[..., 0], 0, mask.shape[1] - 1)
     y = np.clip(points[..., 1], 0, mask.shape[0] - 1)
     outside = (points[..., 0] != x) | (points[..., 1] != y)
-    return ((mask[y, x] > 0) & ~outside).mean(axis=1)
+    return ((mask.ravel().take(y * mask.shape[1] + x) > 0) & ~outside).mean(axis=1)
 
 
 @functools.cache

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from vision.numeric import median_of
 from vision.rectify import quad_from_ellipse
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
         peaks = _outline_discs(local, distance, peaks, min_radius, blob.area)
     elif row_like:
         peaks, step, angle = _complete_row(peaks, local)
-        radius = float(np.median([r for *_, r in peaks]))
+        radius = median_of([r for *_, r in peaks])
         if step is not None and step < 1.8 * radius:
             # touching discs a step apart, in a band wider than that: the band's
             # width is partly shadow, and the step is the truer size (a slant can
@@ -154,7 +155,7 @@ def _complete_row(
     mean = points.mean(axis=0)
     _, vectors = np.linalg.eigh(np.cov((points - mean).T))
     axis, normal = vectors[:, 1], vectors[:, 0]
-    radius = float(np.median([r for *_, r in peaks]))
+    radius = median_of([r for *_, r in peaks])
     across = (points - mean) @ normal
     centres = np.array([p[:2] for p in peaks]) - mean
     angle = math.degrees(math.atan2(axis[1], axis[0]))
@@ -163,7 +164,7 @@ def _complete_row(
     along = sorted(float(t) for t in centres @ axis)
     gaps = np.diff(along)
     singles = gaps[(gaps >= 1.3 * radius) & (gaps <= 2.4 * radius)]
-    measured = float(np.median(singles)) if len(singles) else None
+    measured = median_of(singles.tolist()) if len(singles) else None
     step = measured or 1.9 * radius
     added = []
     for a, b in itertools.pairwise(along):
@@ -282,7 +283,7 @@ def _outline_discs(
     outline = _Rims.of(local, local, _reduction(low), share=1.0, depth=distance)
     if outline is None:
         return peaks
-    radius = float(np.median([r for *_, r in peaks]))
+    radius = median_of([r for *_, r in peaks])
     shares = outline.shares_at(peaks, radius)
     if min(shares) >= 0.25:
         return peaks
@@ -322,7 +323,7 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
     peaks = _disc_centres(depth, 3.5)
     if peaks and sum(math.pi * r * r for *_, r in peaks) >= 0.88 * blob.area:
         # a row: the distance peaks are its discs, and their size is the one to try
-        typical = float(np.median([r for *_, r in peaks]))
+        typical = median_of([r for *_, r in peaks])
         ranges = [(max(3.5, 0.75 * typical), 1.2 * typical)]
     if radius is not None and ranges[-1][0] / 1.3 < radius < 1.3 * ranges[-1][1]:
         ranges.insert(0, (max(3.5, 0.8 * radius), 1.25 * radius))

@@ -42,6 +42,14 @@ class Lattice:
         basis = np.column_stack([self.u, self.v])
         return np.linalg.solve(basis, np.asarray(point, np.float64) - self.origin)
 
+    def indices_of(self, points: np.ndarray) -> np.ndarray:
+        """:meth:`index_of` for many points (N×2) in one call: the same 2×2 system
+        stacked once per point, which solves each exactly as alone (one right-hand
+        side per system; several at once would round differently)."""
+        offsets = np.asarray(points, np.float64).reshape(-1, 2) - self.origin
+        basis = np.broadcast_to(np.column_stack([self.u, self.v]), (len(offsets), 2, 2))
+        return np.linalg.solve(basis, offsets[..., None])[..., 0]
+
 
 def fit_lattice(
     quads: list[np.ndarray], round_: bool = False
@@ -68,10 +76,9 @@ def fit_lattice(
         u = ((best[1] - best[0]) + (best[2] - best[3])) / 2
         v = ((best[3] - best[0]) + (best[2] - best[1])) / 2
     lattice = Lattice(centre, u, v, best - centre)
+    centres = [np.asarray(quad, np.float64).mean(axis=0) for quad in quads]
     points, cells = [], []
-    for quad in quads:
-        c = np.asarray(quad, np.float64).mean(axis=0)
-        index = lattice.index_of(c)
+    for c, index in zip(centres, lattice.indices_of(np.array(centres)), strict=True):
         whole = np.rint(index)
         if np.abs(index - whole).max() <= _OFF_LATTICE and tuple(whole) not in cells:
             points.append(c)
@@ -118,16 +125,17 @@ def lattice_cells(
     """Cells whose centre lies within ``box`` (x0, y0, x1, y1) and not yet taken."""
     x0, y0, x1, y1 = box
     corners = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-    reach = np.array([lattice.index_of(c) for c in corners])
+    reach = lattice.indices_of(corners)
     low, high = np.floor(reach.min(axis=0)).astype(int), np.ceil(reach.max(axis=0)).astype(int)
     if np.prod(high - low + 1) > _MAX_CELLS:
         return []  # a lattice far finer than the block: not a tile's
-    cells = []
-    for i in range(low[0], high[0] + 1):
-        for j in range(low[1], high[1] + 1):
-            if (i, j) in taken:
-                continue
-            c = lattice.origin + i * lattice.u + j * lattice.v
-            if x0 <= c[0] <= x1 and y0 <= c[1] <= y1:
-                cells.append((i, j))
-    return cells
+    # every cell's centre at once, by the same sums as one at a time
+    rows, columns = np.arange(low[0], high[0] + 1), np.arange(low[1], high[1] + 1)
+    i, j = (a.ravel() for a in np.meshgrid(rows, columns, indexing="ij"))
+    c = lattice.origin + i[:, None] * lattice.u + j[:, None] * lattice.v
+    inside = (x0 <= c[:, 0]) & (c[:, 0] <= x1) & (y0 <= c[:, 1]) & (c[:, 1] <= y1)
+    return [
+        (a, b)
+        for a, b in zip(i[inside].tolist(), j[inside].tolist(), strict=True)
+        if (a, b) not in taken
+    ]

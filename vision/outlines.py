@@ -142,11 +142,12 @@ def _best_square(
     sides = [(-v, u), (u, v), (v, u), (-u, v)]  # (outward normal, direction along)
     ring = np.concatenate([n[:, None] * half + along * a[:, None] for n, a in sides], axis=1)
     facing = np.concatenate([np.repeat(n[:, None], per_side, axis=1) for n, _ in sides], axis=1)
-    where = np.rint(places[None, :, None, :] + ring[:, None]).astype(int)  # A×K×48×2
+    where = np.rint(places[None, :, None, :] + ring[:, None]).astype(np.int32)  # A×K×48×2
     xs = np.clip(where[..., 0], 0, gx.shape[1] - 1)
     ys = np.clip(where[..., 1], 0, gx.shape[0] - 1)
+    flat = ys * gx.shape[1] + xs  # one gather per gradient image, not two index arrays
     normal = facing[:, None]  # A×1×48×2
-    steps = np.abs(gx[ys, xs] * normal[..., 0] + gy[ys, xs] * normal[..., 1])
+    steps = np.abs(gx.ravel().take(flat) * normal[..., 0] + gy.ravel().take(flat) * normal[..., 1])
     middle = steps.shape[-1] // 2
     scores = np.partition(steps, middle, axis=-1)[..., middle]  # A×K
     a, k = np.unravel_index(int(np.argmax(scores)), scores.shape)

@@ -89,3 +89,12 @@ def test_round_tiles_in_a_row_give_the_columns_at_right_angles_on_the_table() ->
 
 def test_a_lone_round_tile_says_nothing_about_rows() -> None:
     assert fit_lattice([_disc(0, 0)], round_=True) is None
+
+
+def test_many_points_are_placed_exactly_as_one_at_a_time() -> None:
+    rng = np.random.default_rng(5)
+    lattice, _ = fit_lattice([_tile(_on_lattice(i, j), angle_deg=20) for i, j in [(0, 0), (1, 1)]])
+    points = rng.normal(size=(9, 2)) * 300
+    together = lattice.indices_of(points)
+    for point, row in zip(points, together, strict=True):
+        assert np.array_equal(lattice.index_of(point), row)
