@@ -178,6 +178,7 @@ class Recogniser:
         scored += self._complete_blocks(pyramid, scored, blobs, mask, scale)
         lap("structure")
         chosen, rejected, size_at = self._choose(pyramid, scored, calibrated)
+        chosen = self._other_quarter_turns(pyramid, chosen)
         chosen = self._look_again(pyramid, blobs, grey, scale, chosen, size_at)
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
@@ -385,44 +386,41 @@ class Recogniser:
             if (s.candidate.blob, s.candidate.split) in promising
             and config.align_min_score <= s.match.score < config.align_max_score
         ]
-        first = [scored[i] for i in chosen]
-        aligned = self._other_quarter_turns(pyramid, first, self._realigned(pyramid, first))
         out = list(scored)
-        for i, s in zip(chosen, aligned, strict=True):
+        for i, s in zip(chosen, self._realigned(pyramid, [scored[i] for i in chosen]), strict=True):
             out[i] = s
         return out
 
-    def _other_quarter_turns(
-        self, pyramid: Pyramid, first: list[_Scored], aligned: list[_Scored]
-    ) -> list[_Scored]:
-        """Each square piece still matching poorly once aligned, aligned again from its
-        first cut in each other quarter turn; the best match is kept.
+    def _other_quarter_turns(self, pyramid: Pyramid, chosen: list[_Scored]) -> list[_Scored]:
+        """Each chosen square tile still matching poorly, aligned again in its other
+        quarter turns; the best match is kept.
 
         Alignment slides one template, in the turn the first cut matched best. A small
         tile cut off its place may match a near-symmetric figure (a garlic bulb) best a
         quarter turn off, and sliding that turn cannot find its place; its heart, looked
-        for where the face puts it, is then read wrong.
+        for where the face puts it, is then read wrong. Only chosen tiles are tried:
+        the pieces of the splits that lose are many, and their turns do not matter.
         """
         doubtful = [
             k
-            for k, s in enumerate(aligned)
-            if not s.candidate.round and s.score < _QUARTER_TURN_DOUBT
+            for k, s in enumerate(chosen)
+            if not s.candidate.round and not self._is_token(s) and s.score < _QUARTER_TURN_DOUBT
         ]
         if not doubtful:
-            return aligned
+            return chosen
         turned = [
             _Scored(
                 s.candidate, s.patch, replace(s.match, turn=(s.match.turn + q) % 360, runner=-1)
             )
-            for s in (first[k] for k in doubtful)
+            for s in (chosen[k] for k in doubtful)
             for q in (90.0, 180.0, 270.0)
         ]
-        again = self._realigned(pyramid, turned)
-        out = list(aligned)
+        again = self._realigned(pyramid, turned, ~self._token_groups)
+        out = list(chosen)
         for n, k in enumerate(doubtful):
             for s in again[3 * n : 3 * n + 3]:
                 if s.score > out[k].score:
-                    out[k] = s
+                    out[k] = _Scored(s.candidate, s.patch, s.match, chosen[k].cut or s.cut)
         return out
 
     def _complete_blocks(
@@ -517,8 +515,8 @@ class Recogniser:
     def _score_shifted(
         self, pyramid: Pyramid, candidates: list[Candidate], allowed: np.ndarray
     ) -> list[_Scored]:
-        """Each candidate matched where it lies and a tenth of its side away in each of
-        eight directions; the best match of the nine is kept.
+        """Each candidate matched where it lies and, unless that is a clear match, a
+        tenth of its side away in each of eight directions; the best match is kept.
 
         A piece found by its rim or around its figure is only placed to a few pixels
         (a shadow widens the rim on one side, a figure need not lie in the middle of its
@@ -526,7 +524,9 @@ class Recogniser:
         for alignment to pick the right template to slide; a few shifted cuts, matched
         in one batch, find a cut close enough.
         """
-        offsets = [(0, 0)] + [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        first = self._score_structure(pyramid, candidates, allowed)
+        unclear = [k for k, s in enumerate(first) if s.score < self.config.second_look_min]
+        offsets = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
         shifted = [
             Candidate(
                 (c.quad + np.array(offset, np.float32) * _SHIFT_STEP * c.side).astype(np.float32),
@@ -535,14 +535,15 @@ class Recogniser:
                 c.split,
                 c.cover,
             )
-            for c in candidates
+            for c in (candidates[k] for k in unclear)
             for offset in offsets
         ]
         scored = self._score_structure(pyramid, shifted, allowed)
+        out = list(first)
         n = len(offsets)
-        return [
-            max(scored[k * n : k * n + n], key=lambda s: s.score) for k in range(len(candidates))
-        ]
+        for i, k in enumerate(unclear):
+            out[k] = max([first[k], *scored[i * n : i * n + n]], key=lambda s: s.score)
+        return out
 
     def _hypotheses(self, s: _Scored) -> list[tuple[int, float]]:
         """The (group, turn) templates to align a piece with.
