@@ -127,11 +127,11 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
         # 4 px wide still leave runs of 2 there
         half = (slice(None, None, 2), slice(None, None, 2))
         pattern = pattern_objects(labels[half], len(palette), band[half], mask[half])
-        # only the palest colour: a tile's paper ground; a tile in a darker cloth colour
-        # differs from it enough for colour to see its edges, and cloth cells of that
-        # colour would cling to it
-        palest = [int(np.argmax(palette[:, 0]))]
-        grounds = oversized_cells(labels[half], palest, band[half], mask[half])
+        # every cloth colour: a pale tile's paper ground on a gingham's pale cells, and
+        # a tile printed on the cloth's own green or red (the cells clinging to it are
+        # opened away)
+        colours = list(range(len(palette)))
+        grounds = oversized_cells(labels[half], colours, band[half], mask[half])
         if grounds is not None:
             pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
         if pattern is not None:

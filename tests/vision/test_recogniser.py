@@ -487,3 +487,16 @@ def test_a_round_tile_found_around_its_figure_is_also_cut_a_little_off_it(
     result = round_recogniser.detect(photo.image)
     near = [t for t in result.tiles if np.hypot(t.center[0] - 519, t.center[1] - 223) < 15]
     assert [str(t.tile) for t in near] == ["yellow-monk"]
+
+
+def test_tiles_printed_on_the_cloth_s_own_green_are_found_on_a_green_gingham(
+    square_set, square_recogniser
+):
+    # hard level, as `companion evaluate` renders its twentieth photo: green tiles on a
+    # green gingham, whose white figures alone differ from the cloth's colours
+    rng = np.random.default_rng([2024, 2, 19])
+    photo = render_photo(square_set, rng, level=2, n_tiles=15, token_rows=2)
+    result = square_recogniser.detect(photo.image)
+    for (x, y), name in (((688, 472), "green-garlic-heart"), ((451, 311), "green-garlic")):
+        near = [t for t in result.tiles if np.hypot(t.center[0] - x, t.center[1] - y) < 15]
+        assert [str(t.tile) for t in near] == [name]
