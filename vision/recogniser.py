@@ -57,7 +57,7 @@ from vision.outlines import has_outline, square_by_outline, square_quad
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.tileset import TileSet
-from vision.token_rows import backs_in_middles, printed_copies
+from vision.token_rows import backs_among_unsure, backs_in_middles, printed_copies
 
 #: The side of a tile in full-frame pixels expected at a point of the frame.
 SizeModel = Callable[[tuple[float, float]], float]
@@ -1151,6 +1151,7 @@ class Recogniser:
         tiles: list[TileDetection] = []
         unsure: list[RejectedCandidate] = []
         tokens: list[TokenDetection] = []
+        unsure_tokens: list[TokenDetection] = []
         if not chosen:
             return tiles, tokens, [], np.ones(3)
         masks = {r: patch_mask(patch_px, r) for r in (False, True)}
@@ -1175,7 +1176,10 @@ class Recogniser:
             label = model.labels[model.groups[s.group][member]]
             confidence = _confidence(s.score, s.margin, clarity)
             c = s.candidate
-            if confidence < self.config.accept_confidence_min:
+            if confidence < self.config.accept_confidence_min and label.tile is None:
+                # a token read unsurely may still lie in a row's middle (see below)
+                unsure_tokens.append(TokenDetection(None, False, c.center, c.polygon(), confidence))
+            elif confidence < self.config.accept_confidence_min:
                 # wrong more often than right (measured): a person fixes a gap more
                 # easily than a tile that is not there
                 reason = f"unsure ({confidence:.2f})"
@@ -1199,6 +1203,11 @@ class Recogniser:
             unsure.append(RejectedCandidate(t.center, t.polygon, reason))
         tokens = [t for i, t in enumerate(tokens) if i not in printed]
         tokens = backs_in_middles(tokens, self.config.row_middle_face_min)
+        backs, still_unsure = backs_among_unsure(tokens, unsure_tokens)
+        tokens += backs
+        for t in still_unsure:
+            reason = f"unsure ({t.confidence:.2f})"
+            unsure.append(RejectedCandidate(t.center, t.polygon, reason))
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, unsure, gains

@@ -65,6 +65,25 @@ def backs_in_middles(tokens: Sequence[TokenDetection], doubt: float) -> list[Tok
     ]
 
 
+def backs_among_unsure(
+    tokens: Sequence[TokenDetection], unsure: Sequence[TokenDetection]
+) -> tuple[list[TokenDetection], list[TokenDetection]]:
+    """Of the ``unsure`` tokens (read too unsurely to report), those lying in the middle
+    of a row with the sure ``tokens``, which by the rules are backs, and the rest.
+
+    A small token's back and face are easily confused; in a row's middle only a back
+    can lie, so there the piece is reported as one rather than left as a gap.
+    """
+    middles = row_middles([*tokens, *unsure])
+    backs, rest = [], []
+    for k, t in enumerate(unsure):
+        if len(tokens) + k in middles:
+            backs.append(TokenDetection(None, False, t.center, t.polygon, t.confidence))
+        else:
+            rest.append(t)
+    return backs, rest
+
+
 def row_middles(tokens: Sequence[TokenDetection]) -> set[int]:
     """Indices of the tokens lying in the middle of a row: side by side with a token
     on each of two roughly opposite sides. By the rules these lie face down (a row is

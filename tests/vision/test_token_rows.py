@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.results import TokenDetection
-from vision.token_rows import backs_in_middles, printed_copies, row_middles
+from vision.token_rows import backs_among_unsure, backs_in_middles, printed_copies, row_middles
 
 
 def _token(x: float, y: float, colour: str | None = "red", diameter: float = 30.0):
@@ -70,3 +70,11 @@ def test_a_face_read_unsurely_in_a_row_s_middle_is_a_back():
 def test_a_face_read_clearly_in_a_row_s_middle_stays_a_face():
     row = [_token(100 + 31 * k, 300, c) for k, c in enumerate(["red", "blue", "white"])]
     assert [t.colour for t in backs_in_middles(row, doubt=0.9)] == ["red", "blue", "white"]
+
+
+def test_a_token_read_unsurely_in_a_row_s_middle_is_a_back():
+    sure = [_token(100, 300, "red"), _token(162, 300, None), _token(193, 300, "white")]
+    unsure = [_token(131, 300, "red"), _token(400, 300, "red")]
+    backs, rest = backs_among_unsure(sure, unsure)
+    assert [(t.center, t.colour, t.face_up) for t in backs] == [((131, 300), None, False)]
+    assert [t.center for t in rest] == [(400, 300)]
