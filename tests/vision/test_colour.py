@@ -174,3 +174,26 @@ def test_two_faces_alike_everywhere_are_a_tie_read_with_no_clarity(round_set: Ti
     doubled = np.concatenate([templates[:2], templates[1:2]])  # a set printed twice alike
     member, clarity = decide_member(doubled[1] * 0.9 + 5, doubled, np.ones(3), patch_mask(40, True))
     assert member in (1, 2) and clarity == 0.0
+
+
+def test_a_heart_on_a_soft_photo_is_told_from_its_plain_twin(
+    square_set: TileSet, round_set: TileSet
+):
+    # a heart's thin outline fits a soft photo worse than no heart does, unless the
+    # faces are softened like the photo
+    rng = np.random.default_rng(4)
+    wrong = 0
+    for tileset, round_ in ((square_set, False), (round_set, True)):
+        model = build_model(tileset, VisionConfig())
+        mask = patch_mask(40, round_)
+        for motif in Motif:
+            _, templates = _members(model, motif)
+            for k in range(len(templates)):
+                matrix = np.float32([[1, 0, 0.8], [0, 1, -0.6]])
+                moved = cv2.warpAffine(
+                    templates[k], matrix, (40, 40), borderMode=cv2.BORDER_REPLICATE
+                )
+                soft = cv2.GaussianBlur(moved * 0.7 + 40, (0, 0), 1.8)
+                patch = np.clip(soft + rng.normal(0, 3, soft.shape), 0, 255).astype(np.float32)
+                wrong += decide_member(patch, templates, np.ones(3), mask)[0] != k
+    assert wrong == 0
