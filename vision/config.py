@@ -96,6 +96,11 @@ class VisionConfig:
     #: measured on rendered photos, they were wrong far more often than right (tiles
     #: read at 0.35 to 0.40: 4 not tiles, 1 right).
     accept_confidence_min: float = 0.4
+    #: ...except a tile matching its motif at least this well and clearly ahead of
+    #: the other motifs: then only its heart or colour is a close call, and it is
+    #: reported with its likelier twin (over four styles' photos, of 5 such tiles
+    #: 3 were right and 2 had the wrong heart; none was no tile).
+    sure_tile_min: float = 0.8
     #: A face read in the middle of a row of tokens less surely than this is taken for
     #: a back: by the rules a row is face up only at its ends (over four styles' photos,
     #: all 5 faces read in a row's middle were backs, read at 0.58 to 0.75).

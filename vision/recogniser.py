@@ -87,6 +87,8 @@ _QUARTER_TURN_DOUBT = 0.8
 #: side off their first place (on the round styles' photos 0.1 found 5 more tiles and
 #: lost none; 0.07 and 0.13 found fewer).
 _SHIFT_STEP = 0.1
+#: A lead over the next kind of object this large counts as clear (full confidence).
+_CLEAR_LEAD = 0.08
 #: Tiles whose centres are closer than this many sides touch (one block)...
 _TOUCHING = 1.3
 #: ...and a block is followed this many tiles beyond its recognised ones.
@@ -1176,10 +1178,18 @@ class Recogniser:
             label = model.labels[model.groups[s.group][member]]
             confidence = _confidence(s.score, s.margin, clarity)
             c = s.candidate
+            # a clear tile whose heart (or colour) is a close call is still a tile: it
+            # is reported with its likelier twin and its low confidence, as a tile is
+            # easier to correct than to add
+            clear_tile = (
+                label.tile is not None
+                and s.score >= self.config.sure_tile_min
+                and s.margin >= _CLEAR_LEAD
+            )
             if confidence < self.config.accept_confidence_min and label.tile is None:
                 # a token read unsurely may still lie in a row's middle (see below)
                 unsure_tokens.append(TokenDetection(None, False, c.center, c.polygon(), confidence))
-            elif confidence < self.config.accept_confidence_min:
+            elif confidence < self.config.accept_confidence_min and not clear_tile:
                 # wrong more often than right (measured): a person fixes a gap more
                 # easily than a tile that is not there
                 reason = f"unsure ({confidence:.2f})"
@@ -1405,7 +1415,7 @@ def _confidence(score: float, margin: float, clarity: float) -> float:
     """0..1 from how well the structure matched, by how much it beat the next kind of
     object, and by how much the chosen colour beat the next colour."""
     structure = min(max((score - 0.3) / 0.5, 0.0), 1.0)
-    lead = min(max(margin / 0.08, 0.0), 1.0)
+    lead = min(max(margin / _CLEAR_LEAD, 0.0), 1.0)
     colour = min(max(clarity * 3, 0.0), 1.0)
     return float((structure * lead * colour) ** (1 / 3))
 

@@ -130,10 +130,18 @@ def test_the_deposit_mat_s_printed_moons_are_not_tiles(square_set, square_recogn
 
 def test_a_detection_less_sure_than_the_least_confidence_is_reported_as_rejected(square_set):
     photo = render_photo(square_set, np.random.default_rng(3), level=0, n_tiles=4)
-    config = replace(VisionConfig.load(), accept_confidence_min=1.01)  # nothing is that sure
+    # nothing is that sure, nor matches its motif that well
+    config = replace(VisionConfig.load(), accept_confidence_min=1.01, sure_tile_min=1.01)
     result = Recogniser(square_set, config).detect(photo.image)
     assert result.tiles == ()
     assert sum(r.reason.startswith("unsure") for r in result.rejected) == 4
+
+
+def test_a_clear_tile_whose_heart_is_a_close_call_is_still_reported(square_set):
+    photo = render_photo(square_set, np.random.default_rng(3), level=0, n_tiles=4)
+    config = replace(VisionConfig.load(), accept_confidence_min=1.01)  # nothing is that sure
+    result = Recogniser(square_set, config).detect(photo.image)
+    assert sorted(str(t.tile) for t in result.tiles) == sorted(str(t.tile) for t in photo.tiles)
 
 
 def _mask_changed(monkeypatch, image, change) -> None:
