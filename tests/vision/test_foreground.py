@@ -113,6 +113,31 @@ def test_a_soft_shadow_on_the_table_is_not_an_object(config: VisionConfig) -> No
     assert np.count_nonzero(mask) < 0.005 * mask.size
 
 
+def test_seams_between_boards_running_into_tiles_are_no_objects(config: VisionConfig) -> None:
+    frame = wood_brown(np.ones((HEIGHT, WIDTH), np.float32))
+    for x in (150, 400):  # dark seams across the whole table, a little slanted
+        cv2.line(frame, (x, 0), (x + 60, HEIGHT), (25, 35, 50), 4, cv2.LINE_AA)
+    tiles = [(120, 120), (390, 200)]  # each lying on a seam
+    for x, y in tiles:
+        cv2.rectangle(frame, (x, y), (x + 90, y + 90), (30, 190, 220), -1)
+    mask = object_mask(camera(frame), config)
+    where = np.zeros((HEIGHT, WIDTH), bool)
+    for x, y in tiles:
+        where[y - 2 : y + 93, x - 2 : x + 93] = True
+    assert coverage(mask, where) > 0.9
+    assert np.count_nonzero(mask[~where]) < 0.005 * mask.size  # seams: 0.025
+
+
+def test_a_row_of_small_tokens_is_no_seam(config: VisionConfig) -> None:
+    frame = wood_brown(np.ones((HEIGHT, WIDTH), np.float32))
+    for k in range(12):
+        cv2.circle(frame, (100 + 9 * k, 180), 5, (40, 40, 190), -1, cv2.LINE_AA)
+    mask = object_mask(camera(frame), config)
+    row = np.zeros((HEIGHT, WIDTH), bool)
+    row[174:187, 94:206] = True
+    assert coverage(mask, row) > 0.7
+
+
 def test_a_close_up_block_of_dark_tiles_is_whole(config: VisionConfig) -> None:
     """Tiles filling most of the frame, most of them one dark colour, on a dark table."""
     frame = np.full((HEIGHT, WIDTH, 3), (58, 60, 62), np.uint8)
