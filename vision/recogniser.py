@@ -1066,17 +1066,23 @@ class Recogniser:
         """
         if calibrated is not None:
             return lambda point: calibrated
-        sure = [
-            s.candidate
+        least = self.config.size_anchor_score
+        clear = [
+            s
             for s in pieces
-            if s.score >= self.config.size_anchor_score and not self._is_token(s)
+            if s.score >= least
+            and not self._is_token(s)
+            and s.candidate.side >= self.config.min_tile_px
         ]
-        if not sure:
+        if not clear:
             return None
-        median = median_of([c.side for c in sure])
         # a tilted camera makes tiles at most twice as large at one side of the frame
-        # as at the other; a card's pattern matching a tile at three times the size
-        # would tilt the plane for every piece
+        # as at the other; a card's pattern matching a tile at three times the size, or
+        # specks along a board's seam matching a tile's figure a little, would tilt the
+        # plane for every piece: the size most clear matches agree on (the clearer
+        # counting more) is the frame's
+        median = _agreed_side(clear, least)
+        sure = [s.candidate for s in clear]
         low, high = 0.5 * median, 2 * median
         sure = [c for c in sure if low <= c.side <= high]
         if len(sure) < 4:
@@ -1418,6 +1424,19 @@ def _confidence(score: float, margin: float, clarity: float) -> float:
     lead = min(max(margin / _CLEAR_LEAD, 0.0), 1.0)
     colour = min(max(clarity * 3, 0.0), 1.0)
     return float((structure * lead * colour) ** (1 / 3))
+
+
+def _agreed_side(clear: list[_Scored], least: float) -> float:
+    """The median side of the clear matches around the side most of them agree on:
+    each votes, by how much it beats ``least``, for every side within half again of
+    its own."""
+    sides = np.array([s.candidate.side for s in clear])
+    votes = np.array([s.score - least for s in clear]) + 0.05
+    apart = np.abs(np.log(sides[:, None] / sides[None]))
+    agreed = sides[int(np.argmax((apart <= math.log(1.5)) @ votes))]
+    return median_of(
+        [side for side in sides.tolist() if abs(math.log(side / agreed)) <= math.log(2)]
+    )
 
 
 def _calibrated_side(

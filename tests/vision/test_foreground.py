@@ -129,6 +129,7 @@ def test_seams_between_boards_running_into_tiles_are_no_objects(config: VisionCo
 
 
 def test_a_row_of_small_tokens_is_no_seam(config: VisionConfig) -> None:
+    # as thin and long as a seam as drawn, but the mask widens small discs past a seam
     frame = wood_brown(np.ones((HEIGHT, WIDTH), np.float32))
     for k in range(12):
         cv2.circle(frame, (100 + 9 * k, 180), 5, (40, 40, 190), -1, cv2.LINE_AA)

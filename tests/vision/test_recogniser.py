@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
 from vision.config import VisionConfig
@@ -508,3 +509,38 @@ def test_tiles_printed_on_the_cloth_s_own_green_are_found_on_a_green_gingham(
     for (x, y), name in (((688, 472), "green-garlic-heart"), ((451, 311), "green-garlic")):
         near = [t for t in result.tiles if np.hypot(t.center[0] - x, t.center[1] - y) < 15]
         assert [str(t.tile) for t in near] == [name]
+
+
+@pytest.mark.parametrize(
+    ("which", "index"),
+    [
+        ("square", 10),  # a block of three on boards whose seams cross the frame
+        ("round", 14),  # a row of five on boards; specks along a seam match a tile a little
+    ],
+)
+def test_a_close_up_phone_photo_on_boards_is_read_exactly(
+    which, index, square_set, round_set, square_recogniser, round_recogniser
+):
+    tileset, recogniser = {
+        "square": (square_set, square_recogniser),
+        "round": (round_set, round_recogniser),
+    }[which]
+    rng = np.random.default_rng([77, index])
+    layout = ["spread", "touching", "groups"][index % 3]
+    photo = render_photo(
+        tileset, rng, level=index % 3, n_tiles=3 + index % 5, layout=layout, size=(960, 1280)
+    )
+    score = score_photo(photo, recogniser.detect(photo.image), index % 3, index)
+    assert score.exact, score
+
+
+def test_specks_matching_a_tile_a_little_do_not_set_the_tile_size(
+    round_set, round_recogniser, monkeypatch
+):
+    # the close-up above with its seams left in the mask: a dozen specks along them
+    # match a tile's figure at 0.7, a fifteenth of a tile's size; the tiles match at 0.9
+    monkeypatch.setattr(vision_foreground, "without_lines", lambda mask: mask)
+    rng = np.random.default_rng([77, 14])
+    photo = render_photo(round_set, rng, level=2, n_tiles=7, layout="groups", size=(960, 1280))
+    result = round_recogniser.detect(photo.image)
+    assert result.tile_side_px is not None and result.tile_side_px > 0.8 * photo.tile_px
