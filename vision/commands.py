@@ -73,6 +73,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "a busy machine's other work disturbs least (1)",
     )
     measure.add_argument("--config", metavar="FILE", help="recognition settings to override")
+    measure.add_argument(
+        "--close-ups",
+        action="store_true",
+        help="upright 960×1280 phone photos of 3 to 7 tiles instead of 1280×720 frames of 15",
+    )
     measure.set_defaults(run=run_evaluate)
 
     render = subparsers.add_parser(
@@ -132,10 +137,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
         raise UsageError("--levels takes numbers from 0 to 2, e.g. 0,1,2.")
     tileset = load_tileset(args.tileset)
     recogniser = Recogniser(tileset, VisionConfig.load(args.config))
-    reports = evaluate(tileset, recogniser, args.photos, levels, args.seed, args.repeat)
+    reports = evaluate(
+        tileset, recogniser, args.photos, levels, args.seed, args.repeat, args.close_ups
+    )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    photos = "close-ups (960×1280, 3-7 tiles)" if args.close_ups else "1280×720 photos"
     print(
-        f"companion evaluate: tile set '{tileset.name}', {args.photos} photos per level, "
+        f"companion evaluate: tile set '{tileset.name}', {args.photos} {photos} per level, "
         f"seed {args.seed}, fastest of {args.repeat} per photo, "
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
         f"{platform.machine()} ×{os.cpu_count()} cores, load {load:.1f}"

@@ -105,6 +105,11 @@ def score_photo(photo: SyntheticPhoto, result: FrameResult, level: int, index: i
     return score
 
 
+#: A close-up: a phone held over one player's collection, upright.
+CLOSE_UP_SIZE = (960, 1280)
+CLOSE_UP_LAYOUTS = ("spread", "touching", "groups")
+
+
 def evaluate(
     tileset: TileSet,
     recogniser: Recogniser,
@@ -112,9 +117,14 @@ def evaluate(
     levels: tuple[int, ...] = (0, 1, 2),
     seed: int = 2024,
     repeat: int = 1,
+    close_ups: bool = False,
 ) -> list[LevelReport]:
     """Render, detect and score ``photos_per_level`` photos at each level.
 
+    The photos are 1280×720 frames of 15 tiles (and, every other one, two rows of
+    tokens), as a camera over the table sees them; with ``close_ups``, upright phone
+    photos of 3 to 7 tiles, which are large in the frame, lie in any layout, and meet
+    the table's seams and the distractors at a scale the table camera never does.
     With ``repeat`` > 1 each photo is detected that many times and its fastest run
     kept (wall clock and processor time alike): other work on the machine only ever
     adds time, so the minimum is the steadiest figure of the code's own cost.
@@ -124,8 +134,18 @@ def evaluate(
         report = LevelReport(level)
         for index in range(photos_per_level):
             rng = np.random.default_rng([seed, level, index])
-            token_rows = 2 if index % 2 and tileset.has_tokens else 0
-            photo = render_photo(tileset, rng, level=level, n_tiles=15, token_rows=token_rows)
+            if close_ups:
+                photo = render_photo(
+                    tileset,
+                    rng,
+                    level=level,
+                    n_tiles=3 + index % 5,
+                    layout=CLOSE_UP_LAYOUTS[index % len(CLOSE_UP_LAYOUTS)],
+                    size=CLOSE_UP_SIZE,
+                )
+            else:
+                token_rows = 2 if index % 2 and tileset.has_tokens else 0
+                photo = render_photo(tileset, rng, level=level, n_tiles=15, token_rows=token_rows)
             walls, cpus = [], []
             for _ in range(repeat):
                 start, start_cpu = time.perf_counter(), time.process_time()

@@ -100,6 +100,13 @@ def test_evaluate_prints_a_row_per_level(tmp_path: Path, capsys):
     assert csv_path.read_text().count("\n") == 2
 
 
+def test_evaluate_measures_close_up_phone_photos_too(square_set, square_recogniser, capsys):
+    reports = evaluate(square_set, square_recogniser, 3, (0,), close_ups=True)
+    assert [p.tiles for p in reports[0].photos] == [3, 4, 5]
+    assert main(["evaluate", "--photos", "1", "--levels", "0", "--close-ups"]) == 0
+    assert "close-ups (960×1280" in capsys.readouterr().out
+
+
 def test_evaluate_keeps_the_fastest_of_repeated_runs(square_set, square_recogniser):
     class SlowOnce:
         """The real recogniser, held up on its first call (as by another program)."""
