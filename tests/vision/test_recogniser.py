@@ -12,7 +12,7 @@ import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
 from vision.config import VisionConfig
-from vision.evaluate import score_photo
+from vision.evaluate import evaluate, score_photo
 from vision.imageio import ImageError
 from vision.recogniser import Recogniser
 from vision.synth.camera import CameraEffects
@@ -544,3 +544,11 @@ def test_specks_matching_a_tile_a_little_do_not_set_the_tile_size(
     photo = render_photo(round_set, rng, level=2, n_tiles=7, layout="groups", size=(960, 1280))
     result = round_recogniser.detect(photo.image)
     assert result.tile_side_px is not None and result.tile_side_px > 0.8 * photo.tile_px
+
+
+def test_a_checked_cloth_seen_close_up_is_modelled_as_a_cloth(square_set, square_recogniser):
+    # `companion evaluate --close-ups`'s first hard photo: three tiles on a gingham whose
+    # cells are a tenth of the frame; half the cloth is its mixed colour, so the median
+    # pixel alone took it for a plain table, and the mask for three quarters object
+    (report,) = evaluate(square_set, square_recogniser, 1, (2,), close_ups=True)
+    assert report.photos[0].exact, report.photos[0]
