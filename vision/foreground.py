@@ -17,6 +17,11 @@ modelled from the frame itself:
   cloth's darker colours (which breaks the spacing). Both only complete objects whose
   colour has been partly seen (a figure, a rim), so a shadow or a lit stretch of cloth
   is never taken for one.
+* A checked cloth also repeats itself: one period along either axis lands on a cell of
+  the same colour. Where a pixel's colour recurs one period away in none of the four
+  directions, over more than a cell, something lies on the cloth, even a pale tile
+  whose paper, figure and edge are each one of the cloth's colours. Light changes
+  slowly over a period, so this needs no confirmation by colour.
 
 Holes inside objects (a tile's pale figure) are filled, so each blob is the whole
 outline of one object or of several touching ones.
@@ -100,6 +105,40 @@ LINE_WIDTH = 10
 LINE_LENGTH = 12
 #: ...and this many times longer than wide.
 LINE_ELONGATION = 6.0
+#: A cloth is compared with itself only when its cells are this many pixels across (at
+#: the spacing's half scale): the blur seams, a pixel or two each side, must leave most
+#: of a cell its own colour. Finer cloths leave a tile many cells wide, which their
+#: spacing and their cells' size already find.
+CELL_MIN_SIDE = 7.0
+#: A cloth's period is read from at least this many cells (and neighbour pairs per axis)...
+LATTICE_MIN_CELLS = 12
+#: ...whose areas lie within these shares of the typical cell's: cells cut by an object
+#: or the frame's edge, or joined by blur, would shift the centres.
+CELL_AREA_RANGE = (0.6, 1.6)
+#: A cell's nearest neighbours lie within this share of the typical nearest distance
+#: (either way): a tilted camera changes it across the frame, the diagonal neighbours of
+#: a square lattice lie 41 % further.
+NEIGHBOUR_SLACK = 0.3
+#: Cells whose neighbours are measured (the rest still serve as neighbours): the period
+#: is one number per axis, and all pairs cost the square of a fine cloth's cells.
+LATTICE_SAMPLE_CELLS = 60
+#: Pixels of the frame's edges on which a candidate period is checked.
+LATTICE_SAMPLES = 1500
+#: The neighbour directions must agree on a square lattice this well (the mean of
+#: their angles' fourth harmonic); a wood grain or a random print does not.
+LATTICE_COHERENCE = 0.7
+#: Along either period, at least this share of the frame's edges must land on their own
+#: colour, or the cloth is not regular enough (or the period is misread) to be trusted.
+LATTICE_REPEAT_MIN = 0.8
+#: A place is a break when more than this share of a cell around it has a colour
+#: found one period away in none of the four directions: the seams between cells,
+#: where a period read a pixel short lands on the next cell, stay well under it...
+BREAK_SHARE = 0.5
+#: ...and the break reaches out to where that share falls under this, about half way
+#: across its edge (a cell's blur spreads the edge over a cell).
+BREAK_EDGE = 0.3
+#: A break smaller than this many cells is a crease or a fleck of noise.
+BREAK_MIN_CELLS = 1.5
 #: Lightness counts half in colour distances (as squared weights).
 _LAB_WEIGHTS = np.array([[0.25, 1.0, 1.0]], np.float32)
 
@@ -144,10 +183,15 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
         # every cloth colour: a pale tile's paper ground on a gingham's pale cells, and
         # a tile printed on the cloth's own green or red (the cells clinging to it are
         # opened away)
-        colours = list(range(len(palette)))
-        grounds = oversized_cells(labels[half], colours, band[half], mask[half])
+        cells = colour_pieces(labels[half], len(palette))
+        grounds = oversized_cells(cells, band[half], mask[half])
         if grounds is not None:
             pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
+        # and where the cloth stops repeating itself: a pale tile whose figure and edge
+        # are in the cloth's own colours, under two cells wide
+        breaks = lattice_breaks(labels[half], cells, band[half], mask[half])
+        if breaks is not None:
+            pattern = breaks if pattern is None else cv2.bitwise_or(pattern, breaks)
         if pattern is not None:
             size = (mask.shape[1], mask.shape[0])
             pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
@@ -392,8 +436,26 @@ def pattern_objects(
     return _confirmed(_opened(objects, OPEN_SHARE * closest), seen, SEEN_REACH * closest)
 
 
+#: One cloth colour's 4-connected pieces: the label image, and the stats and centroids
+#: of ``cv2.connectedComponentsWithStats`` (piece 0 is everything else).
+ColourPieces = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def colour_pieces(labels: np.ndarray, colours: int) -> list[ColourPieces]:
+    """Each cloth colour's connected pieces, found once for the cells' size and spacing.
+
+    Pieces join only along their sides: a gingham's pale cells meet at their corners.
+    """
+    found = []
+    for k in range(colours):
+        is_k = (labels == k).astype(np.uint8)
+        _, pieces, stats, centres = cv2.connectedComponentsWithStats(is_k, connectivity=4)
+        found.append((pieces, stats, centres))
+    return found
+
+
 def oversized_cells(
-    labels: np.ndarray, colours: list[int], band: np.ndarray, seen: np.ndarray
+    cells: list[ColourPieces], band: np.ndarray, seen: np.ndarray
 ) -> np.ndarray | None:
     """Objects on a patterned cloth found by a cloth colour spreading wider than its cells.
 
@@ -405,15 +467,14 @@ def oversized_cells(
     are opened by a disc wider than a cell so the cloth cells touching them fall away,
     and confirmed by colour as the spacing's regions are (a figure, a rim), though
     colour may see much of them (a block of colourful figures). ``seen`` is what differs
-    from every cloth colour; only ``colours`` (palette indices) are looked at.
+    from every cloth colour; ``cells`` are the cloth colours' pieces (:func:`colour_pieces`).
     """
-    found = np.zeros(labels.shape, np.uint8)
+    found = np.zeros(seen.shape, np.uint8)
     cell = 0.0
-    for k in colours:
-        is_k = (labels == k).astype(np.uint8)
-        count, pieces, stats, _ = cv2.connectedComponentsWithStats(is_k, connectivity=4)
+    for pieces, stats, _ in cells:
         area = stats[:, cv2.CC_STAT_AREA]
-        on_table = area[pieces[band & (is_k > 0)]]
+        on_table = pieces[band]
+        on_table = area[on_table[on_table > 0]]
         if len(on_table) < 20:
             continue
         typical, wide = np.percentile(on_table, [50, 90])
@@ -444,6 +505,159 @@ def oversized_cells(
     grouped = cv2.morphologyEx(objects, cv2.MORPH_CLOSE, kernel)
     confirmed = _confirmed(grouped, seen, SEEN_REACH * cell, seen_max=1.0)
     return cv2.bitwise_and(confirmed, objects * 255)
+
+
+def lattice_breaks(
+    labels: np.ndarray, cells: list[ColourPieces], band: np.ndarray, seen: np.ndarray
+) -> np.ndarray | None:
+    """Objects on a checked cloth found where the cloth stops repeating itself.
+
+    A checked cloth is periodic: one period along either of its axes lands on a cell of
+    the same colour. The period is read from the centres of one colour's separate cells
+    (their nearest neighbours, as a field over the frame, since a tilted camera makes the
+    far cells smaller) and checked on the frame's edges. A pixel whose cloth colour is
+    found one period away in none of the four directions is something lying on the cloth:
+    a pale tile whose figure is in the cloth's own colours, which neither colour nor any
+    one colour's spacing can tell from the cloth. Light and shadow change slowly over a
+    period, so they leave the repetition intact, where they break a colour's spacing or
+    join its cells. Breaks that colour (``seen``) already outlines for the most part are
+    left to it, which outlines them more sharply (:data:`PATTERN_SEEN_MAX`).
+    """
+    found = _cloth_lattice(labels, cells, band)
+    if found is None:
+        return None
+    fields, cell = found
+    labels = np.ascontiguousarray(labels)  # remapped four times
+    h, w = labels.shape
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    broken = np.full((h, w), 255, np.uint8)
+    for coef in fields:
+        vx = coef[0, 0] + coef[1, 0] * xs + coef[2, 0] * ys
+        vy = coef[0, 1] + coef[1, 1] * xs + coef[2, 1] * ys
+        for sign in (1.0, -1.0):
+            # a period that leaves the frame keeps the pixel's own colour: no evidence
+            moved = cv2.remap(
+                labels,
+                xs + sign * vx,
+                ys + sign * vy,
+                cv2.INTER_NEAREST,
+                dst=labels.copy(),
+                borderMode=cv2.BORDER_TRANSPARENT,
+            )
+            cv2.bitwise_and(broken, cv2.compare(moved, labels, cv2.CMP_NE), dst=broken)
+    broken[labels == NO_COLOUR] = 255  # what is no cloth colour is no cloth
+    side = round(float(np.sqrt(cell))) | 1  # odd: centred on the pixel
+    share = cv2.blur(broken, (side, side))
+    # hysteresis: a break's core, out to where it fades into the cloth's seams
+    region = (share > BREAK_EDGE * 255).astype(np.uint8)
+    count, pieces, stats, _ = cv2.connectedComponentsWithStats(region)
+    cored = np.zeros(count, bool)
+    cored[pieces[share > BREAK_SHARE * 255]] = True
+    area = stats[:, cv2.CC_STAT_AREA]
+    hits = np.bincount(pieces[seen > 0], minlength=count)
+    keep = cored & (area >= BREAK_MIN_CELLS * cell) & (hits <= PATTERN_SEEN_MAX * area)
+    keep[0] = False
+    if not keep.any():
+        return None
+    # the break's blur rounds a tile's corners and pushes its edges out by the blur's
+    # reach; the broken pixels themselves lie on the object only, except where it
+    # happens to repeat the cloth, so each break is the convex outline of its own
+    broken = cv2.morphologyEx(broken, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    objects = np.zeros(labels.shape, np.uint8)
+    for index in np.flatnonzero(keep):
+        x, y, w, h = stats[index, :4]
+        inside = (pieces[y : y + h, x : x + w] == index) & (broken[y : y + h, x : x + w] > 0)
+        points = cv2.findNonZero(inside.astype(np.uint8))
+        if points is not None:
+            cv2.fillConvexPoly(objects, cv2.convexHull(points + np.array([x, y], np.int32)), 255)
+    return objects
+
+
+def _cloth_lattice(
+    labels: np.ndarray, cells: list[ColourPieces], band: np.ndarray
+) -> tuple[list[np.ndarray], float] | None:
+    """The cloth's two period vectors as linear fields over the frame, and its cell area.
+
+    A colour laid in separate cells offers its cells' nearest neighbours as period
+    vectors (the colour with the most cells first, the next if its cells do not lie on a
+    square lattice); a gingham's stripe colour, whose cells meet at their corners, offers
+    the diagonal half-period, so the sums of the two axes are tried too. The candidate
+    that the frame's edges repeat well under is taken, the cell's own period first (on a
+    checkerboard the diagonal is the period).
+    """
+    rows, cols = np.nonzero(band[::2, ::2])
+    pick = slice(None, None, max(1, len(rows) // LATTICE_SAMPLES))
+    rows, cols = 2 * rows[pick], 2 * cols[pick]
+    here = labels[rows, cols]
+    on_cloth = here != NO_COLOUR
+    points = np.column_stack([cols[on_cloth], rows[on_cloth]]).astype(np.float32)
+    here = here[on_cloth]
+    offers = []
+    for pieces, stats, centres in cells:
+        area = stats[:, cv2.CC_STAT_AREA]
+        on_band = pieces[rows, cols]
+        on_band = area[on_band[on_band > 0]]
+        if len(on_band) < LATTICE_MIN_CELLS:
+            continue
+        cell = float(np.median(on_band))  # the cell holding a typical pixel of the colour
+        regular = np.flatnonzero(
+            (area > CELL_AREA_RANGE[0] * cell) & (area < CELL_AREA_RANGE[1] * cell)
+        )
+        regular = regular[regular > 0]
+        if cell >= CELL_MIN_SIDE**2 and len(regular) >= LATTICE_MIN_CELLS:
+            offers.append((len(regular), cell, centres[regular].astype(np.float32)))
+    for _, cell, centres in sorted(offers, key=lambda offer: -offer[0]):
+        axes = _period_fields(centres)
+        if axes is None:
+            continue
+        a, b = axes
+        for pair in ([a, b], [a + b, a - b]):
+            if min(_repeats(labels, points, here, coef) for coef in pair) >= LATTICE_REPEAT_MIN:
+                return pair, cell
+    return None
+
+
+def _repeats(labels: np.ndarray, points: np.ndarray, here: np.ndarray, coef: np.ndarray) -> float:
+    """The share of ``points`` (x, y; their labels ``here``) whose label recurs one period
+    (the field ``coef``) away, of those whose period lands inside the frame."""
+    to = np.round(points + coef[0] + points @ coef[1:]).astype(np.int32)
+    inside = (to[:, 0] >= 0) & (to[:, 0] < labels.shape[1])
+    inside &= (to[:, 1] >= 0) & (to[:, 1] < labels.shape[0])
+    same = labels[to[inside, 1], to[inside, 0]] == here[inside]
+    return float(same.mean()) if len(same) else 0.0
+
+
+def _period_fields(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Two period vectors fitted as linear functions of position (3x2 coefficients each)."""
+    sample = centres[:: max(1, len(centres) // LATTICE_SAMPLE_CELLS)]
+    offsets = centres[None, :, :] - sample[:, None, :]
+    dist = np.hypot(offsets[..., 0], offsets[..., 1])
+    dist[dist < 1] = np.inf  # the cell itself
+    step = float(np.median(dist.min(axis=1)))
+    i, j = np.nonzero(np.abs(dist - step) < NEIGHBOUR_SLACK * step)
+    vectors = offsets[i, j]
+    angles = np.arctan2(vectors[:, 1], vectors[:, 0])
+    turn = np.exp(4j * angles).mean()  # a square lattice repeats every quarter turn
+    if abs(turn) < LATTICE_COHERENCE:
+        return None
+    theta = float(np.angle(turn)) / 4
+    relative = (angles - theta) % np.pi
+    on_a = (relative < np.pi / 4) | (relative > 3 * np.pi / 4)
+    along = np.where(
+        on_a,
+        vectors @ np.array([np.cos(theta), np.sin(theta)], np.float32),
+        vectors @ np.array([-np.sin(theta), np.cos(theta)], np.float32),
+    )
+    vectors[along < 0] *= -1
+    design = np.column_stack([np.ones(len(i), np.float32), (sample[i] + centres[j]) / 2])
+    fields = []
+    for axis in (on_a, ~on_a):
+        if axis.sum() < LATTICE_MIN_CELLS:
+            return None
+        coef, *_ = np.linalg.lstsq(design[axis], vectors[axis], rcond=None)
+        fields.append(coef.astype(np.float32))
+    return fields[0], fields[1]
 
 
 def _opened(mask: np.ndarray, radius: float) -> np.ndarray:

@@ -262,3 +262,37 @@ def test_a_glare_washing_a_checked_cloth_pale_around_a_token_is_not_an_object(
     token = disc_mask((330, 190), 12 + 6)
     assert coverage(mask, disc_mask((330, 190), 11)) > 0.97
     assert np.count_nonzero(mask[~token]) < 0.002 * mask.size
+
+
+def pale_tile_in_cloth_colours(
+    image: np.ndarray, centre: tuple[int, int], side: int, turn: float
+) -> np.ndarray:
+    """A square tile as pale as the cloth's pale cells, with a figure and a thin edge in the
+    cloth's own green: nothing on it is a colour the cloth lacks. Returns where it lies."""
+    corners = cv2.boxPoints((centre, (side, side), turn)).astype(np.int32)
+    cv2.fillConvexPoly(image, corners, PALE, cv2.LINE_AA)
+    cv2.polylines(image, [corners], True, GREEN, 1, cv2.LINE_AA)
+    figure = cv2.boxPoints((centre, (side * 0.35, side * 0.5), turn + 20)).astype(np.int32)
+    cv2.fillConvexPoly(image, figure, GREEN, cv2.LINE_AA)
+    cv2.circle(image, (centre[0] + side // 5, centre[1] - side // 5), side // 8, GREEN, -1)
+    tile = np.zeros((HEIGHT, WIDTH), np.uint8)
+    cv2.fillConvexPoly(tile, corners, 1)
+    return tile > 0
+
+
+def test_pale_tiles_in_the_cloths_own_colours_break_its_repetition(
+    config: VisionConfig,
+) -> None:
+    # a tile under two cells wide: its paper, figure and edge are each one of the
+    # cloth's colours, and no colour of the cloth is missing from it, but one period
+    # away in every direction the cloth shows other colours where it lies
+    frame = checked_cloth(cell=18)
+    placed = [((171, 113), 30.0), ((333, 197), 10.0), ((466, 128), 55.0), ((250, 262), 0.0)]
+    tiles = [pale_tile_in_cloth_colours(frame, centre, 32, turn) for centre, turn in placed]
+    mask = object_mask(camera(frame), config)
+    for (centre, _), tile in zip(placed, tiles, strict=True):
+        assert coverage(mask, tile) > 0.5, centre
+    around = np.zeros((HEIGHT, WIDTH), bool)
+    for tile in tiles:
+        around |= cv2.dilate(tile.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
