@@ -57,7 +57,7 @@ from vision.outlines import has_outline, square_by_outline, square_quad
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.tileset import TileSet
-from vision.token_rows import backs_among_unsure, backs_in_middles, printed_copies
+from vision.token_rows import as_the_rules_allow
 
 #: The side of a tile in full-frame pixels expected at a point of the frame.
 SizeModel = Callable[[tuple[float, float]], float]
@@ -1212,18 +1212,10 @@ class Recogniser:
                         confidence=confidence,
                     )
                 )
-        printed = printed_copies(tokens)
-        for i in sorted(printed):
-            t = tokens[i]
-            reason = f"one of {t.colour} faces printed side by side, not a player's row"
-            unsure.append(RejectedCandidate(t.center, t.polygon, reason))
-        tokens = [t for i, t in enumerate(tokens) if i not in printed]
-        tokens = backs_in_middles(tokens, self.config.row_middle_face_min)
-        backs, still_unsure = backs_among_unsure(tokens, unsure_tokens)
-        tokens += backs
-        for t in still_unsure:
-            reason = f"unsure ({t.confidence:.2f})"
-            unsure.append(RejectedCandidate(t.center, t.polygon, reason))
+        tokens, turned_down = as_the_rules_allow(
+            tokens, unsure_tokens, self.config.row_middle_face_min
+        )
+        unsure += [RejectedCandidate(t.center, t.polygon, why) for t, why in turned_down]
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, unsure, gains

@@ -29,6 +29,25 @@ OPPOSITE = -0.5
 LEAST_COPIES = 3
 
 
+def as_the_rules_allow(
+    tokens: Sequence[TokenDetection], unsure: Sequence[TokenDetection], doubt: float
+) -> tuple[list[TokenDetection], list[tuple[TokenDetection, str]]]:
+    """The tokens read (and the ``unsure`` ones, too unsure to report alone) as they can
+    lie in a game, and the ones turned down with the reason.
+
+    A face printed side by side with copies of itself is no token; a face read less
+    surely than ``doubt`` in a row's middle is a back; an unsure token there is a back
+    too, and elsewhere stays unreported.
+    """
+    printed = printed_copies(tokens)
+    why = "one of {} faces printed side by side, not a player's row"
+    turned_down = [(tokens[i], why.format(tokens[i].colour)) for i in sorted(printed)]
+    kept = backs_in_middles([t for i, t in enumerate(tokens) if i not in printed], doubt)
+    backs, rest = backs_among_unsure(kept, unsure)
+    turned_down += [(t, f"unsure ({t.confidence:.2f})") for t in rest]
+    return kept + backs, turned_down
+
+
 def printed_copies(tokens: Sequence[TokenDetection]) -> set[int]:
     """Indices of the face-up tokens that are copies of one printed motif: at least
     three of one colour, each side by side with another, all evenly spaced."""

@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 
 from vision.results import TokenDetection
-from vision.token_rows import backs_among_unsure, backs_in_middles, printed_copies, row_middles
+from vision.token_rows import (
+    as_the_rules_allow,
+    backs_among_unsure,
+    backs_in_middles,
+    printed_copies,
+    row_middles,
+)
 
 
 def _token(x: float, y: float, colour: str | None = "red", diameter: float = 30.0):
@@ -78,3 +84,18 @@ def test_a_token_read_unsurely_in_a_row_s_middle_is_a_back():
     backs, rest = backs_among_unsure(sure, unsure)
     assert [(t.center, t.colour, t.face_up) for t in backs] == [((131, 300), None, False)]
     assert [t.center for t in rest] == [(400, 300)]
+
+
+def test_what_the_rules_do_not_allow_is_turned_down_with_its_reason():
+    printed = [_token(100 + 32 * k, 50, "black") for k in range(4)]
+    row = [_token(100, 300, "red"), _token(131, 300, None), _token(193, 300, "white")]
+    unsure = [_token(162, 300, "blue"), _token(500, 500, "blue")]
+    kept, turned_down = as_the_rules_allow(printed + row, unsure, doubt=0.9)
+    assert sorted((t.center, t.colour) for t in kept) == [
+        ((100, 300), "red"),
+        ((131, 300), None),
+        ((162, 300), None),
+        ((193, 300), "white"),
+    ]
+    reasons = sorted(why.split(" ")[0] for _, why in turned_down)
+    assert reasons == ["one"] * 4 + ["unsure"]
