@@ -55,6 +55,9 @@ def _outline(canvas: np.ndarray, polygon: np.ndarray, colour, scale: float, thic
 #: artwork still shows through (on a phone's small camera card a label covers most of a
 #: tile, which a person is checking against the table).
 _LABEL_GROUND_KEEPS = 0.4
+#: A label grows to this share of a large tile's width, up to this many times its size.
+_LABEL_SHARE = 0.5
+_LABEL_GROWTH = 3.0
 
 
 def _darken(canvas: np.ndarray, top_left: tuple[int, int], bottom_right: tuple[int, int]) -> None:
@@ -72,12 +75,17 @@ def _label(
 ) -> None:
     """Lines of text centred on a piece; a tile's label is made small enough to stay
     inside the tile (down to a readable least), so a packed row's labels do not run
-    into each other."""
+    into each other, and large enough on a large tile to be read once the picture is
+    shrunk to a phone's width."""
     font, size = cv2.FONT_HERSHEY_SIMPLEX, 0.38 * scale
     widest = max(cv2.getTextSize(line, font, size, 1)[0][0] for line in lines)
     if fit is not None and widest > 0.95 * fit:
         size = max(size * 0.95 * fit / widest, 0.28 * scale)
-    sizes = [cv2.getTextSize(line, font, size, 1)[0] for line in lines]
+    elif fit is not None and widest < _LABEL_SHARE * fit:
+        # a close-up's large tile: a label a person can read on a phone's small picture
+        size = min(size * _LABEL_SHARE * fit / widest, _LABEL_GROWTH * size)
+    weight = max(1, round(size * 1.6))
+    sizes = [cv2.getTextSize(line, font, size, weight)[0] for line in lines]
     step = max(h for _, h in sizes) + 3
     width = max(w for w, _ in sizes)
     top = int(center[1] - step * len(lines) / 2)
@@ -85,4 +93,4 @@ def _label(
     _darken(canvas, (left - 2, top - 1), (left + width + 3, top + step * len(lines) + 1))
     for k, (line, (w, h)) in enumerate(zip(lines, sizes, strict=True)):
         x, y = int(center[0] - w / 2), top + step * k + h + 1
-        cv2.putText(canvas, line, (x, y), font, size, colour, 1, cv2.LINE_AA)
+        cv2.putText(canvas, line, (x, y), font, size, colour, weight, cv2.LINE_AA)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+import vision.overlay as overlay
 from companion.bitenight.tiles import Tile
 from vision.overlay import draw_overlay
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
@@ -66,3 +67,18 @@ def test_a_label_s_ground_lets_the_tile_s_artwork_show_through():
     under_label = out[126:134, 100:160].reshape(-1, 3)
     # darkened, not blacked out: the red still shows, where no letter is drawn
     assert ((under_label[:, 2] == 80) & (under_label[:, :2] == 0).all(axis=1)).any()
+
+
+def test_a_large_tile_s_label_grows_to_be_read_on_a_phone(monkeypatch):
+    big = np.array([[100.0, 100.0], [500.0, 100.0], [500.0, 500.0], [100.0, 500.0]])
+    tile = TileDetection(Tile.parse("red-monk"), (300, 300), big, 0.95)
+
+    def label_width() -> int:
+        out = draw_overlay(np.full((600, 600, 3), 255, np.uint8), FrameResult(600, 600, (tile,)))
+        ground = (out == round(255 * 0.4)).all(axis=2)  # the label's darkened ground
+        columns = np.flatnonzero(ground.any(axis=0))
+        return int(columns.max() - columns.min())
+
+    grown = label_width()
+    monkeypatch.setattr(overlay, "_LABEL_GROWTH", 1.0)
+    assert grown > 2.5 * label_width()
