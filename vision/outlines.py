@@ -39,6 +39,16 @@ def has_outline(
     plain cloth crosses only cloth: its steps are the cloth's noise (under 7 grey
     levels where real tiles' were over 35, on the rendered photos).
     """
+    step, beside = outline_contrast(grey, quad, scale, round_)
+    return step >= step_min and step >= share_min * beside
+
+
+def outline_contrast(
+    grey: np.ndarray, quad: np.ndarray, scale: float, round_: bool
+) -> tuple[float, float]:
+    """The typical step in grey across a piece's outline (see :func:`outline_steps`),
+    and the larger of the same a little inside and a little outside it (0, 0 for a
+    piece off the frame): an outline that is the piece's edge stands out of both."""
     work = (quad.astype(np.float64) + 0.5) / scale - 0.5
     centre = work.mean(axis=0)
     # only the piece and a margin around its outer ring are looked at
@@ -47,12 +57,12 @@ def has_outline(
     x0, y0 = np.maximum(np.floor(centre - reach), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(centre + reach), [width, height]).astype(int)
     if x1 - x0 < 3 or y1 - y0 < 3:
-        return False
+        return 0.0, 0.0
     blurred = cv2.GaussianBlur(grey[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
     work -= (x0, y0)
     centre = work.mean(axis=0)
     steps = [outline_steps(blurred, centre + (work - centre) * f, round_) for f in RINGS]
-    return steps[0] >= step_min and steps[0] >= share_min * max(steps[1:])
+    return steps[0], max(steps[1:])
 
 
 def outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:

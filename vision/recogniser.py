@@ -53,7 +53,7 @@ from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, match_structure
 from vision.model import AppearanceModel, build_model
 from vision.numeric import mean_of, median_of
-from vision.outlines import has_outline, square_by_outline, square_quad
+from vision.outlines import has_outline, outline_contrast, square_by_outline, square_quad
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.tileset import TileSet
@@ -87,6 +87,20 @@ _QUARTER_TURN_DOUBT = 0.8
 #: side off their first place (on the round styles' photos 0.1 found 5 more tiles and
 #: lost none; 0.07 and 0.13 found fewer).
 _SHIFT_STEP = 0.1
+#: A piece of a blob no split explains is a tile (against a mat or a card) on a match
+#: this clear and an outline all round (on the hard close-ups the mat's printed cells
+#: matched 0.6 at most, the one tile that seeded an L of five 0.88: 0.8 read the same,
+#: 0.9 lost it)...
+_UNEXPLAINED_SEED_MIN = 0.85
+#: ...in a blob of at least this many of its areas (a lone tile's blob is judged as is)...
+_UNEXPLAINED_AREA = 2.0
+#: ...and its neighbours are followed this many tiles on (a longer row is rarer than
+#: the cost of a round with nothing to find: one structure match of four cells).
+_UNEXPLAINED_ROUNDS = 5
+#: A found tile's edges are looked for at these multiples of its matched side (matched
+#: sides ran to 0.9 of the tile's on the close-ups; each more size is one more square
+#: search per place).
+_OUTLINE_ZOOMS = (0.95, 1.0, 1.05, 1.1, 1.15)
 #: A lead over the next kind of object this large counts as clear (full confidence).
 _CLEAR_LEAD = 0.08
 #: Tiles whose centres are closer than this many sides touch (one block)...
@@ -181,6 +195,10 @@ class Recogniser:
         lap("structure")
         chosen, rejected, size_at = self._choose(pyramid, scored, calibrated)
         chosen = self._other_quarter_turns(pyramid, chosen)
+        found = self._out_of_unexplained(pyramid, scored, blobs, mask, grey, scale, chosen, size_at)
+        if found:
+            chosen += found
+            size_at = size_at or self._size_model(chosen, calibrated)
         chosen = self._look_again(pyramid, blobs, grey, scale, chosen, size_at)
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
@@ -943,6 +961,110 @@ class Recogniser:
         kept = self._kept(aligned, self.config.second_look_min, size_at, grey, scale)
         found = [s for s in kept if _clear_of(s.candidate.center, firm)]
         return _displaced(chosen, _one_per_place(found)[0])
+
+    def _out_of_unexplained(
+        self,
+        pyramid: Pyramid,
+        scored: list[_Scored],
+        blobs: list[Blob],
+        mask: np.ndarray,
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
+    ) -> list[_Scored]:
+        """Square tiles inside a blob that no split explains: tiles lying against a
+        large object that is not a tile (the deposit mat, a card).
+
+        The mask joins such tiles with the object into one blob no grid explains, so
+        the whole split is turned down (a printed mat cut into cells). A piece of it
+        may still match a tile clearly, with a tile's edge all round: that is a tile
+        whatever it lies against. Its own sides then say where its neighbours lie (a
+        player lays tiles edge to edge); each neighbour's square is placed by the
+        edges the frame shows there, not by the step alone (a tile's side is only
+        known to a few per cent, and an error in it grows with every step), and kept
+        only on a clear match with an outline all round, like every look-again find.
+        """
+        if not self.tileset.has_tiles or self.tileset.tile_shape != "square":
+            return []
+        taken = {s.candidate.blob for s in chosen}
+        seeds = [
+            s
+            for s in scored
+            if s.candidate.blob not in taken
+            and 0 <= s.candidate.blob < len(blobs)
+            and not s.candidate.round
+            and not self._is_token(s)
+            and s.score >= _UNEXPLAINED_SEED_MIN
+            # an oversized blob: one tile's blob is judged as it is
+            and blobs[s.candidate.blob].area * scale**2 >= _UNEXPLAINED_AREA * s.candidate.side**2
+        ]
+        seeds = [s for s in _one_per_place(seeds)[0] if _clear_of(s.candidate.center, chosen)]
+        if not seeds:
+            return []
+        sizes = size_at or self._size_model(seeds, None)
+        if sizes is None:
+            return []
+        tiles = ~self._token_groups
+        found: list[_Scored] = []
+        edges: list[np.ndarray] = []  # each found tile's square as its edges show it
+        for s in seeds:
+            quad = self._outlined(grey, scale, np.array(s.candidate.center), s.candidate.side)
+            if quad is not None and self._rejection(s, sizes(s.candidate.center)) is None:
+                found.append(s)
+                edges.append(quad)
+        new = list(zip(found, edges, strict=True))
+        height, width = mask.shape[:2]
+        for _ in range(_UNEXPLAINED_ROUNDS):
+            cells: list[Candidate] = []
+            squares: list[np.ndarray] = []
+            for _, quad in new:
+                u = ((quad[1] - quad[0]) + (quad[2] - quad[3])) / 2
+                v = ((quad[3] - quad[0]) + (quad[2] - quad[1])) / 2
+                side = quad_side(quad)
+                for step in (u, -u, v, -v):
+                    centre = quad.mean(axis=0) + step
+                    x, y = np.rint((centre + 0.5) / scale - 0.5).astype(int)
+                    if not (0 <= x < width and 0 <= y < height and mask[y, x]):
+                        continue  # beside the blob: the mask saw table there
+                    if not _clear_of(centre, chosen + found) or any(
+                        _distance(centre, c.center) < 0.6 * side for c in cells
+                    ):
+                        continue
+                    square = self._outlined(grey, scale, centre, side)
+                    if square is not None:
+                        cells.append(Candidate(square.astype(np.float32), False, len(cells), 0))
+                        squares.append(square)
+            if not cells:
+                break
+            first = self._score_structure(pyramid, cells, tiles)
+            first = [s for s in first if s.score >= _BESIDE_FIRST_MIN]
+            aligned = self._realigned(pyramid, first, tiles)
+            # (the outline was checked where the edges placed the cut)
+            kept = self._kept(aligned, _BESIDE_ACCEPT_MIN, sizes, grey, scale, outline=False)
+            kept = [s for s in _one_per_place(kept)[0] if _clear_of(s.candidate.center, found)]
+            new = [(s, squares[s.candidate.blob]) for s in kept]
+            if not new:
+                break
+            found += [s for s, _ in new]
+        return found
+
+    def _outlined(
+        self, grey: np.ndarray, scale: float, centre: np.ndarray, side: float
+    ) -> np.ndarray | None:
+        """The square near ``centre`` whose outline the frame's edges show best, of
+        about ``side`` (a matched piece's side is only known to a tenth: the templates
+        are slid at a few zooms), or None where no such square has an outline all
+        round (see :func:`vision.outlines.has_outline`)."""
+        config = self.config
+        best, best_step = None, 0.0
+        for zoom in _OUTLINE_ZOOMS:
+            quad = square_by_outline(grey, centre, zoom * side, scale)
+            step, beside = outline_contrast(grey, quad, scale, False)
+            shows = step >= config.outline_step_min and step >= config.outline_share_min * beside
+            if shows and step > best_step:
+                best, best_step = quad, step
+        return best
 
     def _kept(
         self,

@@ -12,7 +12,7 @@ import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
 from vision.config import VisionConfig
-from vision.evaluate import evaluate, score_photo
+from vision.evaluate import CLOSE_UP_LAYOUTS, CLOSE_UP_SIZE, evaluate, score_photo
 from vision.imageio import ImageError
 from vision.recogniser import Recogniser
 from vision.synth.camera import CameraEffects
@@ -552,3 +552,17 @@ def test_a_checked_cloth_seen_close_up_is_modelled_as_a_cloth(square_set, square
     # pixel alone took it for a plain table, and the mask for three quarters object
     (report,) = evaluate(square_set, square_recogniser, 1, (2,), close_ups=True)
     assert report.photos[0].exact, report.photos[0]
+
+
+def test_tiles_against_the_deposit_mat_are_found_from_the_one_that_matches_clearly(
+    square_set, square_recogniser
+):
+    # `companion evaluate --close-ups`'s hard photo 13: an L of six tiles whose foot lies
+    # against the mat; the mask joins them with the mat's printed squares into one blob
+    # no grid explains, so every tile was lost with it
+    rng = np.random.default_rng([2024, 2, 13])
+    photo = render_photo(
+        square_set, rng, level=2, n_tiles=6, layout=CLOSE_UP_LAYOUTS[13 % 3], size=CLOSE_UP_SIZE
+    )
+    score = score_photo(photo, square_recogniser.detect(photo.image), 2, 13)
+    assert score.tiles_right >= 4 and score.false_positives == 0, score
