@@ -110,6 +110,25 @@ CLOSE_UP_SIZE = (960, 1280)
 CLOSE_UP_LAYOUTS = ("spread", "touching", "groups")
 
 
+def evaluation_photo(
+    tileset: TileSet, seed: int, level: int, index: int, close_ups: bool = False
+) -> SyntheticPhoto:
+    """The ``index``-th photo :func:`evaluate` renders at ``level`` (see there), so that
+    a test can name the photo a measured error came from."""
+    rng = np.random.default_rng([seed, level, index])
+    if close_ups:
+        return render_photo(
+            tileset,
+            rng,
+            level=level,
+            n_tiles=3 + index % 5,
+            layout=CLOSE_UP_LAYOUTS[index % len(CLOSE_UP_LAYOUTS)],
+            size=CLOSE_UP_SIZE,
+        )
+    token_rows = 2 if index % 2 and tileset.has_tokens else 0
+    return render_photo(tileset, rng, level=level, n_tiles=15, token_rows=token_rows)
+
+
 def evaluate(
     tileset: TileSet,
     recogniser: Recogniser,
@@ -133,19 +152,7 @@ def evaluate(
     for level in levels:
         report = LevelReport(level)
         for index in range(photos_per_level):
-            rng = np.random.default_rng([seed, level, index])
-            if close_ups:
-                photo = render_photo(
-                    tileset,
-                    rng,
-                    level=level,
-                    n_tiles=3 + index % 5,
-                    layout=CLOSE_UP_LAYOUTS[index % len(CLOSE_UP_LAYOUTS)],
-                    size=CLOSE_UP_SIZE,
-                )
-            else:
-                token_rows = 2 if index % 2 and tileset.has_tokens else 0
-                photo = render_photo(tileset, rng, level=level, n_tiles=15, token_rows=token_rows)
+            photo = evaluation_photo(tileset, seed, level, index, close_ups)
             walls, cpus = [], []
             for _ in range(repeat):
                 start, start_cpu = time.perf_counter(), time.process_time()

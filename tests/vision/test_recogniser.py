@@ -12,7 +12,7 @@ import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
 from vision.config import VisionConfig
-from vision.evaluate import CLOSE_UP_LAYOUTS, CLOSE_UP_SIZE, evaluate, score_photo
+from vision.evaluate import evaluate, evaluation_photo, score_photo
 from vision.imageio import ImageError
 from vision.recogniser import Recogniser
 from vision.synth.camera import CameraEffects
@@ -113,8 +113,7 @@ def test_no_tile_is_read_twice_because_every_tile_is_unique(square_set, square_r
 def test_a_token_row_holds_tokens_even_where_one_looks_like_a_tile(round_set, round_recogniser):
     # hard level, seed as `companion evaluate` renders its tenth photo: a small token of
     # the row, cut a little large, matched a tile face better than its own
-    rng = np.random.default_rng([2024, 2, 9])
-    photo = render_photo(round_set, rng, level=2, n_tiles=15, token_rows=2)
+    photo = evaluation_photo(round_set, 2024, 2, 9)
     score = score_photo(photo, round_recogniser.detect(photo.image), 2, 9)
     assert score.false_positives == 0
     assert score.tokens_right >= score.tokens - 1
@@ -203,8 +202,7 @@ def test_a_token_row_the_distance_peaks_cannot_split_is_cut_at_its_rims(
 ):
     # hard level, as `companion evaluate` renders its twentieth photo: a tilted row of
     # five tokens on a checked cloth reads as one long ellipse to the distance peaks
-    rng = np.random.default_rng([2024, 2, 19])
-    photo = render_photo(round_set, rng, level=2, n_tiles=15, token_rows=2)
+    photo = evaluation_photo(round_set, 2024, 2, 19)
     score = score_photo(photo, round_recogniser.detect(photo.image), 2, 19)
     assert score.tokens_right == score.tokens
 
@@ -288,8 +286,7 @@ def test_a_small_round_tile_on_a_dark_table_is_not_taken_for_a_token(round_set, 
     # middle level, as `companion evaluate` renders its eighteenth photo: tiles 36 px
     # across on a black cloth, cut a little large, first aligned as black tokens (a
     # dark band round a pale ring)
-    rng = np.random.default_rng([2024, 1, 17])
-    photo = render_photo(round_set, rng, level=1, n_tiles=15, token_rows=2)
+    photo = evaluation_photo(round_set, 2024, 1, 17)
     result = round_recogniser.detect(photo.image)
     on_tiles = [
         k
@@ -407,8 +404,7 @@ def test_each_piece_of_the_chosen_split_keeps_its_best_cut(square_set, square_re
     # middle level, as `companion evaluate` renders its fourth photo: a block's grid
     # cut one tile a little off (a garlic at 0.58), while the block's lattice cut it
     # true (a maiden at 0.95); the grid split won on the whole
-    rng = np.random.default_rng([2024, 1, 3])
-    photo = render_photo(square_set, rng, level=1, n_tiles=15, token_rows=2)
+    photo = evaluation_photo(square_set, 2024, 1, 3)
     score = score_photo(photo, square_recogniser.detect(photo.image), 1, 3)
     assert score.tiles_right == score.tiles
 
@@ -446,8 +442,7 @@ def test_a_token_row_the_mask_kept_only_specks_of_is_found_by_its_rims(
 def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_recogniser):
     # hard level, as `companion evaluate` renders its twelfth photo: the deposit mat's
     # printed moons, cut as a row of discs, all match a vampire tile a little
-    rng = np.random.default_rng([2024, 2, 11])
-    photo = render_photo(round_set, rng, level=2, n_tiles=15, token_rows=2)
+    photo = evaluation_photo(round_set, 2024, 2, 11)
     score = score_photo(photo, round_recogniser.detect(photo.image), 2, 11)
     assert score.false_positives == 0
 
@@ -479,11 +474,9 @@ def test_a_small_tile_matching_best_a_quarter_turn_off_is_aligned_in_its_other_t
 ):
     # middle level, as `companion evaluate` renders its twelfth photo: a small blue
     # garlic with a heart, cut off its place, first matched its bulb a quarter turn off
-    rng = np.random.default_rng([2024, 1, 11])
-    photo = render_photo(square_set, rng, level=1, n_tiles=15, token_rows=2)
+    photo = evaluation_photo(square_set, 2024, 1, 11)
     result = square_recogniser.detect(photo.image)
-    near = [t for t in result.tiles if np.hypot(t.center[0] - 476, t.center[1] - 395) < 15]
-    assert [str(t.tile) for t in near] == ["blue-garlic-heart"]
+    assert _read_at(result, (476, 395), reach=15) == [Tile.parse("blue-garlic-heart")]
 
 
 def test_a_round_tile_found_around_its_figure_is_also_cut_a_little_off_it(
@@ -491,11 +484,9 @@ def test_a_round_tile_found_around_its_figure_is_also_cut_a_little_off_it(
 ):
     # hard level, as `companion evaluate` renders its twentieth photo: a yellow monk
     # lost by the mask but for its figure, which lies off the middle of its face
-    rng = np.random.default_rng([2024, 2, 19])
-    photo = render_photo(round_set, rng, level=2, n_tiles=15, token_rows=2)
+    photo = evaluation_photo(round_set, 2024, 2, 19)
     result = round_recogniser.detect(photo.image)
-    near = [t for t in result.tiles if np.hypot(t.center[0] - 519, t.center[1] - 223) < 15]
-    assert [str(t.tile) for t in near] == ["yellow-monk"]
+    assert _read_at(result, (519, 223), reach=15) == [Tile.parse("yellow-monk")]
 
 
 def test_tiles_printed_on_the_cloth_s_own_green_are_found_on_a_green_gingham(
@@ -503,12 +494,20 @@ def test_tiles_printed_on_the_cloth_s_own_green_are_found_on_a_green_gingham(
 ):
     # hard level, as `companion evaluate` renders its twentieth photo: green tiles on a
     # green gingham, whose white figures alone differ from the cloth's colours
-    rng = np.random.default_rng([2024, 2, 19])
-    photo = render_photo(square_set, rng, level=2, n_tiles=15, token_rows=2)
+    photo = evaluation_photo(square_set, 2024, 2, 19)
     result = square_recogniser.detect(photo.image)
-    for (x, y), name in (((688, 472), "green-garlic-heart"), ((451, 311), "green-garlic")):
-        near = [t for t in result.tiles if np.hypot(t.center[0] - x, t.center[1] - y) < 15]
-        assert [str(t.tile) for t in near] == [name]
+    for point, name in (((688, 472), "green-garlic-heart"), ((451, 311), "green-garlic")):
+        assert _read_at(result, point, reach=15) == [Tile.parse(name)]
+
+
+def _phone_photo(tileset: TileSet, index: int):
+    """The ``index``-th of a series of upright phone photos of a few tiles, levels and
+    layouts taking turns."""
+    rng = np.random.default_rng([77, index])
+    layout = ["spread", "touching", "groups"][index % 3]
+    return render_photo(
+        tileset, rng, level=index % 3, n_tiles=3 + index % 5, layout=layout, size=(960, 1280)
+    )
 
 
 @pytest.mark.parametrize(
@@ -525,11 +524,7 @@ def test_a_close_up_phone_photo_on_boards_is_read_exactly(
         "square": (square_set, square_recogniser),
         "round": (round_set, round_recogniser),
     }[which]
-    rng = np.random.default_rng([77, index])
-    layout = ["spread", "touching", "groups"][index % 3]
-    photo = render_photo(
-        tileset, rng, level=index % 3, n_tiles=3 + index % 5, layout=layout, size=(960, 1280)
-    )
+    photo = _phone_photo(tileset, index)
     score = score_photo(photo, recogniser.detect(photo.image), index % 3, index)
     assert score.exact, score
 
@@ -540,8 +535,7 @@ def test_specks_matching_a_tile_a_little_do_not_set_the_tile_size(
     # the close-up above with its seams left in the mask: a dozen specks along them
     # match a tile's figure at 0.7, a fifteenth of a tile's size; the tiles match at 0.9
     monkeypatch.setattr(vision_foreground, "without_lines", lambda mask: mask)
-    rng = np.random.default_rng([77, 14])
-    photo = render_photo(round_set, rng, level=2, n_tiles=7, layout="groups", size=(960, 1280))
+    photo = _phone_photo(round_set, 14)
     result = round_recogniser.detect(photo.image)
     assert result.tile_side_px is not None and result.tile_side_px > 0.8 * photo.tile_px
 
@@ -560,9 +554,6 @@ def test_tiles_against_the_deposit_mat_are_found_from_the_one_that_matches_clear
     # `companion evaluate --close-ups`'s hard photo 13: an L of six tiles whose foot lies
     # against the mat; the mask joins them with the mat's printed squares into one blob
     # no grid explains, so every tile was lost with it
-    rng = np.random.default_rng([2024, 2, 13])
-    photo = render_photo(
-        square_set, rng, level=2, n_tiles=6, layout=CLOSE_UP_LAYOUTS[13 % 3], size=CLOSE_UP_SIZE
-    )
+    photo = evaluation_photo(square_set, 2024, 2, 13, close_ups=True)
     score = score_photo(photo, square_recogniser.detect(photo.image), 2, 13)
     assert score.tiles_right >= 4 and score.false_positives == 0, score
