@@ -91,6 +91,12 @@ CELL_GROWTH = 4.0
 #: The pieces are opened by a disc this share of a cell's side across, wider than a
 #: cell, so the cloth cells of that colour touching them fall away.
 CELL_OPEN = 0.75
+#: An oversized ground no colour confirms is still a piece if it is this convex (area
+#: over its hull's) and this near to square (long over short side of its box), and at
+#: least this many (half-work) px across: the share a digitised disc or square keeps.
+PIECE_SOLIDITY = 0.85
+PIECE_ASPECT = 1.3
+PIECE_MIN_SIDE = 8
 #: Label of a pixel near none of the cloth's colours.
 NO_COLOUR = 255
 #: A table whose upper quartile of differences from its local average exceeds this many
@@ -184,7 +190,9 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
         # a tile printed on the cloth's own green or red (the cells clinging to it are
         # opened away)
         cells = colour_pieces(labels[half], len(palette))
-        grounds = oversized_cells(cells, band[half], mask[half])
+        grounds = oversized_cells(
+            cells, band[half], mask[half], darkest=int(np.argmin(palette[:, 0]))
+        )
         if grounds is not None:
             pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
         # and where the cloth stops repeating itself: a pale tile whose figure and edge
@@ -455,7 +463,7 @@ def colour_pieces(labels: np.ndarray, colours: int) -> list[ColourPieces]:
 
 
 def oversized_cells(
-    cells: list[ColourPieces], band: np.ndarray, seen: np.ndarray
+    cells: list[ColourPieces], band: np.ndarray, seen: np.ndarray, darkest: int = -1
 ) -> np.ndarray | None:
     """Objects on a patterned cloth found by a cloth colour spreading wider than its cells.
 
@@ -468,10 +476,16 @@ def oversized_cells(
     and confirmed by colour as the spacing's regions are (a figure, a rim), though
     colour may see much of them (a block of colourful figures). ``seen`` is what differs
     from every cloth colour; ``cells`` are the cloth colours' pieces (:func:`colour_pieces`).
+
+    A ground in the cloth's ``darkest`` colour that no colour confirms is still kept if
+    it is shaped like a piece: a tile in the cloth's own two colours (a green tile with
+    a pale figure on a green gingham) shows colour nowhere. Not in the paler colours: a
+    lamp's glare washes a round stretch of cloth into pale rings.
     """
     found = np.zeros(seen.shape, np.uint8)
+    dark = np.zeros(seen.shape, np.uint8)
     cell = 0.0
-    for pieces, stats, _ in cells:
+    for colour, (pieces, stats, _) in enumerate(cells):
         area = stats[:, cv2.CC_STAT_AREA]
         on_table = pieces[band]
         on_table = area[on_table[on_table > 0]]
@@ -483,7 +497,10 @@ def oversized_cells(
         large = area > CELL_GROWTH * wide
         large[0] = False
         if large.any():
-            found |= large[pieces].astype(np.uint8)
+            grounds = large[pieces].astype(np.uint8)
+            found |= grounds
+            if colour == darkest:
+                dark |= grounds
             cell = max(cell, float(np.sqrt(wide)))
     if not cell:
         return None
@@ -504,7 +521,29 @@ def oversized_cells(
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
     grouped = cv2.morphologyEx(objects, cv2.MORPH_CLOSE, kernel)
     confirmed = _confirmed(grouped, seen, SEEN_REACH * cell, seen_max=1.0)
-    return cv2.bitwise_and(confirmed, objects * 255)
+    confirmed = cv2.bitwise_and(confirmed, objects * 255)
+    if not dark.any():
+        return confirmed
+    # a dark ground is one convex square or disc, where shadowed cloth joining cells of
+    # a colour spreads in an irregular net (opened by a whole cell, so no cell clings to
+    # its sides)
+    dark_solid = (fill_holes(cv2.bitwise_and(joined, dark) * 255) > 0).astype(np.uint8)
+    return cv2.bitwise_or(confirmed, _shaped_like_pieces(_opened(dark_solid, cell)))
+
+
+def _shaped_like_pieces(objects: np.ndarray) -> np.ndarray:
+    """The regions of ``objects`` (0/1) that are one convex square or disc, as 0/255."""
+    contours, _ = cv2.findContours(objects, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    shaped = np.zeros(objects.shape, np.uint8)
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        hull = cv2.contourArea(cv2.convexHull(contour))
+        (_, _), (w, h), _ = cv2.minAreaRect(contour)
+        if not area or min(w, h) < PIECE_MIN_SIDE:
+            continue
+        if area >= PIECE_SOLIDITY * hull and max(w, h) <= PIECE_ASPECT * min(w, h):
+            cv2.drawContours(shaped, [contour], -1, 255, -1)
+    return shaped
 
 
 def lattice_breaks(

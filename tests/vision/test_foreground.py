@@ -296,3 +296,34 @@ def test_pale_tiles_in_the_cloths_own_colours_break_its_repetition(
     for tile in tiles:
         around |= cv2.dilate(tile.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
     assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+
+
+def dark_tile_in_cloth_colours(
+    image: np.ndarray, centre: tuple[int, int], side: int, turn: float
+) -> np.ndarray:
+    """A square tile in the cloth's darkest green with a figure as pale as its pale cells:
+    colour sees nothing on it. Returns where it lies."""
+    corners = cv2.boxPoints((centre, (side, side), turn)).astype(np.int32)
+    cv2.fillConvexPoly(image, corners, GREEN, cv2.LINE_AA)
+    figure = cv2.boxPoints((centre, (side * 0.3, side * 0.55), turn + 15)).astype(np.int32)
+    cv2.fillConvexPoly(image, figure, PALE, cv2.LINE_AA)
+    tile = np.zeros((HEIGHT, WIDTH), np.uint8)
+    cv2.fillConvexPoly(tile, corners, 1)
+    return tile > 0
+
+
+def test_tiles_in_the_cloths_own_dark_colour_are_found_by_their_shape(
+    config: VisionConfig,
+) -> None:
+    # a ground of the cloth's dark colour many cells wide and one convex square is a
+    # tile, though neither its ground nor its figure differs from the cloth's colours
+    frame = checked_cloth(cell=7)
+    placed = [((150, 110), 20.0), ((330, 200), 45.0), ((480, 120), 0.0), ((240, 270), 70.0)]
+    tiles = [dark_tile_in_cloth_colours(frame, centre, 34, turn) for centre, turn in placed]
+    mask = object_mask(camera(frame), config)
+    for (centre, _), tile in zip(placed, tiles, strict=True):
+        assert coverage(mask, tile) > 0.8, centre
+    around = np.zeros((HEIGHT, WIDTH), bool)
+    for tile in tiles:
+        around |= cv2.dilate(tile.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
+    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
