@@ -595,18 +595,29 @@ def lattice_breaks(
     cored[pieces[share > BREAK_SHARE * 255]] = True
     area = stats[:, cv2.CC_STAT_AREA]
     hits = np.bincount(pieces[seen > 0], minlength=count)
-    keep = cored & (area >= BREAK_MIN_CELLS * cell) & (hits <= PATTERN_SEEN_MAX * area)
-    keep[0] = False
-    if not keep.any():
+    # a break may hold a coloured object and, touching it, one in the cloth's colours (a
+    # red tile on a red gingham beside a yellow one): what lies clear of colour's solid
+    # outlines is the second's, and is judged on its own
+    outlined = cv2.dilate(fill_holes(seen), np.ones((side, side), np.uint8))
+    clear = (region > 0) & (outlined == 0)
+    unexplained = np.bincount(pieces[clear], minlength=count)
+    large = cored & (area >= BREAK_MIN_CELLS * cell)
+    keep = large & (hits <= PATTERN_SEEN_MAX * area)
+    beside = large & ~keep & (unexplained >= BREAK_MIN_CELLS * cell)
+    keep[0] = beside[0] = False
+    if not (keep.any() or beside.any()):
         return None
     # the break's blur rounds a tile's corners and pushes its edges out by the blur's
     # reach; the broken pixels themselves lie on the object only, except where it
     # happens to repeat the cloth, so each break is the convex outline of its own
     broken = cv2.morphologyEx(broken, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    broken_beside = broken.copy()
+    broken_beside[~clear] = 0
     objects = np.zeros(labels.shape, np.uint8)
-    for index in np.flatnonzero(keep):
+    for index in np.flatnonzero(keep | beside):
         x, y, w, h = stats[index, :4]
-        inside = (pieces[y : y + h, x : x + w] == index) & (broken[y : y + h, x : x + w] > 0)
+        source = broken_beside if beside[index] else broken
+        inside = (pieces[y : y + h, x : x + w] == index) & (source[y : y + h, x : x + w] > 0)
         points = cv2.findNonZero(inside.astype(np.uint8))
         if points is not None:
             cv2.fillConvexPoly(objects, cv2.convexHull(points + np.array([x, y], np.int32)), 255)

@@ -327,3 +327,22 @@ def test_tiles_in_the_cloths_own_dark_colour_are_found_by_their_shape(
     for tile in tiles:
         around |= cv2.dilate(tile.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
     assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+
+
+def test_a_tile_in_the_cloths_colours_beside_a_coloured_one_breaks_the_repetition(
+    config: VisionConfig,
+) -> None:
+    # the break of the cloth's repetition runs on into the yellow tile beside it, which
+    # colour outlines; the part of the break clear of that outline is a tile of its own
+    # (its side along the yellow one is left out, which keeps the two apart)
+    frame = checked_cloth(cell=18)
+    placed = [((200, 130), 10.0), ((420, 230), 35.0)]
+    tiles = []
+    for (cx, cy), turn in placed:
+        tiles.append(dark_tile_in_cloth_colours(frame, (cx, cy), 32, turn))
+        shift = np.round(32 * np.array([np.cos(np.radians(turn)), np.sin(np.radians(turn))]))
+        beside = cv2.boxPoints(((cx + shift[0], cy + shift[1]), (32, 32), turn)).astype(np.int32)
+        cv2.fillConvexPoly(frame, beside, (40, 200, 230), cv2.LINE_AA)
+    mask = object_mask(camera(frame), config)
+    for (centre, _), tile in zip(placed, tiles, strict=True):
+        assert coverage(mask, tile) > 0.5, centre
