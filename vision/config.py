@@ -63,7 +63,7 @@ class VisionConfig:
     cell_coverage_min: float = 0.55
     #: Candidates matching at least this well (and less well than ``align_max_score``,
     #: above which a piece already lies on its tile) are aligned to their template...
-    align_min_score: float = 0.25
+    align_min_score: float = 0.18
     #: ...by sliding their templates up to this share of a side each way...
     align_reach: float = 0.3
     #: ...at these zooms.

@@ -557,3 +557,12 @@ def test_tiles_against_the_deposit_mat_are_found_from_the_one_that_matches_clear
     photo = evaluation_photo(square_set, 2024, 2, 13, close_ups=True)
     score = score_photo(photo, square_recogniser.detect(photo.image), 2, 13)
     assert score.tiles_right >= 4 and score.false_positives == 0, score
+
+
+def test_a_tile_cut_a_little_too_large_by_its_blob_is_still_aligned(square_set, square_recogniser):
+    # hard level, seed 7, second photo: a yellow coffin with a pale figure, whose blob's
+    # halo cut it 15 % too large; its first look matched its coffin at only 0.21, under
+    # the old threshold for aligning a piece at all
+    photo = evaluation_photo(square_set, 7, 2, 1)
+    result = square_recogniser.detect(photo.image)
+    assert _read_at(result, (631, 344), reach=15) == [Tile.parse("yellow-coffin-heart")]
