@@ -53,7 +53,13 @@ from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, match_structure
 from vision.model import AppearanceModel, build_model
 from vision.numeric import mean_of, median_of
-from vision.outlines import has_outline, outline_contrast, square_by_outline, square_quad
+from vision.outlines import (
+    fitted_to_edge,
+    has_outline,
+    outline_contrast,
+    square_by_outline,
+    square_quad,
+)
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.tileset import TileSet
@@ -185,8 +191,14 @@ class Recogniser:
         calibrated = _calibrated_side(correction, self.tileset.tile_size_mm, (width, height))
         # first the blobs that look like one object each: the tiles among them tell the
         # size of a tile across the frame, which then says how to cut up the rest
-        singles = self._score_structure(pyramid, self._single_candidates(blobs, scale))
-        sizes = self._size_model(singles, calibrated)
+        cut = self._single_candidates(blobs, scale)
+        fitted = [replace(c, quad=fitted_to_edge(image, c.quad, c.round)) for c in cut]
+        as_cut = {id(f): c for f, c in zip(fitted, cut, strict=True)}
+        singles = self._score_structure(pyramid, fitted)
+        # blocks are outlined as wide as lone pieces were before fitting: their cuts go by that
+        sizes = self._size_model(
+            [replace(s, candidate=as_cut[id(s.candidate)]) for s in singles], calibrated
+        )
         settled = {s.candidate.blob for s in singles if self._settled(s, sizes)}
         rest = self._split_candidates(blobs, settled, mask, grey, scale, sizes)
         lap("candidates")
@@ -790,6 +802,7 @@ class Recogniser:
             found += [
                 s
                 for s in self._kept(
+                    pyramid,
                     self._realigned(pyramid, first, kind),
                     self.config.second_look_min,
                     size_at,
@@ -876,7 +889,9 @@ class Recogniser:
             first = [s for s in self._score_structure(pyramid, cells, kind) if s.score >= least]
             # (a tile's outline is shared with its block: the lattice vouches for it)
             aligned = self._realigned(pyramid, first, kind)
-            new = self._kept(aligned, _BESIDE_ACCEPT_MIN, size_at, grey, scale, outline=token)
+            new = self._kept(
+                pyramid, aligned, _BESIDE_ACCEPT_MIN, size_at, grey, scale, outline=token
+            )
             new = _one_per_place(new)[0]
             if not new:
                 break
@@ -958,7 +973,7 @@ class Recogniser:
             if s.score > best[s.candidate.blob].score:
                 best[s.candidate.blob] = s
         aligned = self._realigned(pyramid, list(best.values()), tiles)
-        kept = self._kept(aligned, self.config.second_look_min, size_at, grey, scale)
+        kept = self._kept(pyramid, aligned, self.config.second_look_min, size_at, grey, scale)
         found = [s for s in kept if _clear_of(s.candidate.center, firm)]
         return _displaced(chosen, _one_per_place(found)[0])
 
@@ -1041,7 +1056,9 @@ class Recogniser:
             first = [s for s in first if s.score >= _BESIDE_FIRST_MIN]
             aligned = self._realigned(pyramid, first, tiles)
             # (the outline was checked where the edges placed the cut)
-            kept = self._kept(aligned, _BESIDE_ACCEPT_MIN, sizes, grey, scale, outline=False)
+            kept = self._kept(
+                pyramid, aligned, _BESIDE_ACCEPT_MIN, sizes, grey, scale, outline=False
+            )
             kept = [s for s in _one_per_place(kept)[0] if _clear_of(s.candidate.center, found)]
             new = [(s, squares[s.candidate.blob]) for s in kept]
             if not new:
@@ -1068,6 +1085,7 @@ class Recogniser:
 
     def _kept(
         self,
+        pyramid: Pyramid,
         pieces: list[_Scored],
         least: float,
         size_at: SizeModel,
@@ -1077,7 +1095,11 @@ class Recogniser:
     ) -> list[_Scored]:
         """The pieces found with no blob of their own worth keeping: a match of at least
         ``least``, not turned down for the usual reasons, and (with ``outline``) an
-        outline all round (see :func:`vision.outlines.has_outline`)."""
+        outline all round (see :func:`vision.outlines.has_outline`).
+
+        The outline is looked for on the piece's edge: alignment places a piece well
+        but sizes it only to a tenth (a round face fits about as well a little larger
+        or smaller), and a ring that far off its edge crosses none."""
         config = self.config
         return [
             s
@@ -1088,7 +1110,7 @@ class Recogniser:
                 not outline
                 or has_outline(
                     grey,
-                    s.candidate.quad,
+                    fitted_to_edge(pyramid.levels[0], s.candidate.quad, s.candidate.round),
                     scale,
                     s.candidate.round,
                     config.outline_step_min,

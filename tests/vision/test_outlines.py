@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.outlines import has_outline, square_by_outline
+from vision.outlines import fitted_to_edge, has_outline, square_by_outline
 
 
 def _noisy(grey: np.ndarray, seed: int = 2) -> np.ndarray:
@@ -46,3 +46,55 @@ def test_a_tile_has_an_outline_and_a_square_imagined_around_a_die_has_none():
     around_die = tile + np.array([280.0, 0.0])
     assert has_outline(grey, tile, 1.0, False, 12.0, 0.6)
     assert not has_outline(grey, around_die, 1.0, False, 12.0, 0.6)
+
+
+def _lone_tile(round_: bool, border: bool) -> tuple[np.ndarray, np.ndarray]:
+    """A yellow tile with a pale figure (and a dark printed border just inside its edge)
+    on a dark table, blurred as a photo is; and its true cut (full-frame px). Drawn at
+    four times the size and shrunk, so its edge lies where its cut says."""
+    k = 4
+    frame = np.full((240 * k, 320 * k, 3), (40, 30, 25), np.uint8)
+    centre, side, turn = np.array([160.0, 120.0]), 40.0, 25.0
+    angle = np.radians(turn)
+    u = side / 2 * np.array([np.cos(angle), np.sin(angle)])
+    v = np.array([-u[1], u[0]])
+    box = np.array([-u - v, u - v, u + v, v - u]) + centre
+
+    def big(points: np.ndarray) -> np.ndarray:
+        return np.round((points + 0.5) * k - 0.5).astype(np.int32)
+
+    middle = tuple(big(centre))
+    if round_:
+        cv2.circle(frame, middle, round(side / 2 * k), (30, 190, 220), -1)
+        if border:
+            cv2.circle(frame, middle, round(0.9 * side / 2 * k), (20, 20, 20), k)
+    else:
+        cv2.fillConvexPoly(frame, big(box), (30, 190, 220))
+        if border:
+            inner = centre + (box - centre) * 0.9
+            cv2.polylines(frame, [big(inner)], True, (20, 20, 20), k)
+    cv2.circle(frame, middle, 8 * k, (235, 240, 245), -1)
+    frame = cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(frame, (0, 0), 1.2), box.astype(np.float32)
+
+
+def _side(quad: np.ndarray) -> float:
+    return float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))
+
+
+def test_a_lone_tile_cut_wider_than_its_edge_is_fitted_onto_it():
+    # the object mask outlines a blurred high-contrast tile a pixel or two wide
+    for round_ in (False, True):
+        frame, truth = _lone_tile(round_, border=False)
+        centre = truth.mean(axis=0)
+        wide = (centre + (truth - centre) * 1.12).astype(np.float32)
+        fitted = fitted_to_edge(frame, wide, round_)
+        assert abs(_side(fitted) / _side(truth) - 1) < 0.03, round_
+
+
+def test_a_printed_border_just_inside_the_edge_does_not_pull_the_cut_in():
+    for round_ in (False, True):
+        frame, truth = _lone_tile(round_, border=True)
+        fitted = fitted_to_edge(frame, truth, round_)
+        # (not to the border, a tenth in: within the step between sizes of the edge)
+        assert abs(_side(fitted) / _side(truth) - 1) < 0.05, round_
