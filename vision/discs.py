@@ -287,7 +287,7 @@ def _outline_discs(
     shares = outline.shares_at(peaks, radius)
     if min(shares) >= 0.25:
         return peaks
-    expected = max(1, round(area / (math.pi * radius * radius * 1.2)))
+    expected = _room(area, radius)
     own = float(sum(sorted(shares, reverse=True)[:expected]) / expected)
     arcs = _best_discs(outline, area, low, 1.15 * deepest)
     if arcs is None or arcs[0] <= own + 0.05 or len(arcs[2]) <= len(peaks):
@@ -307,7 +307,11 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
     when known) is tried first; but a frame's lone "discs" may be tokens or dice, so
     if their rims are not clear the radii the blob's own shape allows are tried: about
     the size of its distance peaks if they explain it (a row), else every radius from
-    a fifth of its depth (a 5 × 5 block) to all of it (one disc).
+    a fifth of its depth (a 5 × 5 block) to all of it (one disc). With no size from
+    the frame, a row's size is taken only where its rims confirm it (clear, and room
+    for about as many discs as peaks): two shadows can widen a packed block into a
+    slab whose few deep peaks, larger than its discs and overlapping, add up to its
+    area as a row's do; every radius is tried then too.
     Returns ellipse boxes (circles) in work px.
     """
     x, y, w, h = cv2.boundingRect(blob.contour)
@@ -319,14 +323,20 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
     depth = cv2.distanceTransform(local, cv2.DIST_L2, 5)
     deepest = float(depth.max())
     # a single disc fills the blob; a block of 5 × 5 is 5 radii deep
-    ranges = [(max(3.5, deepest / 5), 1.15 * deepest)]
+    every = (max(3.5, deepest / 5), 1.15 * deepest)
     peaks = _disc_centres(depth, 3.5)
+    row = None
     if peaks and sum(math.pi * r * r for *_, r in peaks) >= 0.88 * blob.area:
         # a row: the distance peaks are its discs, and their size is the one to try
         typical = median_of([r for *_, r in peaks])
-        ranges = [(max(3.5, 0.75 * typical), 1.2 * typical)]
-    if radius is not None and ranges[-1][0] / 1.3 < radius < 1.3 * ranges[-1][1]:
+        row = (max(3.5, 0.75 * typical), 1.2 * typical)
+    ranges = [row or every]
+    if radius is not None and ranges[0][0] / 1.3 < radius < 1.3 * ranges[0][1]:
         ranges.insert(0, (max(3.5, 0.8 * radius), 1.25 * radius))
+    if row and radius is None:
+        # with no size from the frame, the peaks' size is only a guess: a block's few
+        # deep peaks add up to its area too where shadows widen it into a slab
+        ranges.append(every)
     patch = grey[y0:y1, x0:x1]
     best = None
     edges: dict[int, _Rims | None] = {}
@@ -338,7 +348,11 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
         found = _best_discs(rims, blob.area, low, high) if rims else None
         if found and (best is None or found[0] > best[0]):
             best = found
-        if best is not None and best[0] >= _CLEAR_RIMS:
+        # a row's rims confirm its peaks' size if they find about as many discs as
+        # there are peaks (a peak may be lost in a welded neck), not room for many more
+        crowded = found is not None and _room(blob.area, found[1]) > _some_more(peaks)
+        unconfirmed = (low, high) == row and crowded
+        if best is not None and best[0] >= _CLEAR_RIMS and not unconfirmed:
             break
     if best is None:
         return []
@@ -349,6 +363,18 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
 #: Discs whose rims are this complete on average (counting the missing ones as empty)
 #: are taken without looking at other radii.
 _CLEAR_RIMS = 0.35
+
+
+def _room(area: float, radius: float) -> int:
+    """How many discs of this radius a blob's area has room for (packed discs and the
+    gaps between them: a disc's area and a fifth more)."""
+    return max(1, round(area / (math.pi * radius * radius * 1.2)))
+
+
+def _some_more(peaks: list) -> int:
+    """A few more discs than peaks: a peak lost in a row's welded neck, or a disc more
+    where the rims chose the smallest size tried."""
+    return len(peaks) + max(1, len(peaks) // 2)
 
 
 def _reduction(smallest_radius: float, least: float = 6.0) -> int:
@@ -467,7 +493,7 @@ class _Rims:
         values = acc[ys, xs]
         strong = values >= 0.5 * values.max()  # rims far weaker than the best are not discs
         xs, ys, values = xs[strong], ys[strong], values[strong]
-        expected = max(1, round(area / (math.pi * radius * radius * 1.2)))
+        expected = _room(area, radius)
         apart = (1.5 * radius / self.k) ** 2
         kept: list[tuple[float, float, float]] = []
         for i in np.argsort(-values):

@@ -324,7 +324,12 @@ class Recogniser:
                 if quads:
                     candidates += _full_all(quads, scale, True, index, split, discs_cover)
                     split += 1
-                if round_tiles and (not quads or len(quads) > 1 or discs_cover < 0.8):
+                # with no tile size in the frame, all its tiles may lie in one block, and a
+                # block welded into one slab (a cloth in its tiles' colours) may show one
+                # deep distance peak only, read as one disc: its outline is no disc's
+                slab = not side and not is_single_disc(blob)
+                one_disc = len(quads) == 1 and discs_cover >= 0.8 and not slab
+                if round_tiles and not one_disc:
                     # packed, or not split at all: look for the discs' rims
                     radius = side / 2 if side else None
                     circles = [

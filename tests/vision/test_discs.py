@@ -220,6 +220,20 @@ def test_a_wrong_size_from_the_frame_does_not_hide_the_block():
     assert len(quads) == 12 and _matched(quads, centres, 4) == 12
 
 
+def test_a_block_widened_into_a_slab_is_cut_at_its_discs_size_not_its_peaks():
+    # shadows round a 3 × 6 block off into a slab two deep distance peaks long, which
+    # add up to its area as a row's discs do; only the rims show the discs' size
+    r = 14
+    centres = _block(3, 6, r, origin=(150.0, 100.0))
+    grey, mask = _scene(centres, r, weld=False)
+    (ax, ay), (bx, by) = centres[7], centres[10]  # the middle row's second and fifth
+    cv2.circle(mask, (round(ax), round(ay)), round(3.4 * r), 255, -1)
+    cv2.circle(mask, (round(bx), round(by)), round(3.4 * r), 255, -1)
+    cv2.rectangle(mask, (round(ax), round(ay - 3.4 * r)), (round(bx), round(by + 3.4 * r)), 255, -1)
+    quads = circle_split(_the_blob(mask), grey, None)
+    assert len(quads) == 18 and _matched(quads, centres, 4) == 18
+
+
 def test_tilted_discs_in_a_block_are_found():
     centres = [(x, 120 + (y - 120) * 0.82) for x, y in _block(3, 4, 16, origin=(200.0, 120.0))]
     grey, mask = _scene(centres, 16, squash=0.82, seed=4)

@@ -11,6 +11,7 @@ import pytest
 import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
+from vision.candidates import find_blobs
 from vision.config import VisionConfig
 from vision.evaluate import evaluate, evaluation_photo, score_photo
 from vision.imageio import ImageError
@@ -566,3 +567,30 @@ def test_a_tile_cut_a_little_too_large_by_its_blob_is_still_aligned(square_set, 
     photo = evaluation_photo(square_set, 7, 2, 1)
     result = square_recogniser.detect(photo.image)
     assert _read_at(result, (631, 344), reach=15) == [Tile.parse("yellow-coffin-heart")]
+
+
+def test_a_block_welded_into_one_convex_slab_is_still_cut_at_its_rims(round_recogniser):
+    # a cloth in the tiles' own colours fills the notches between a 4 × 4 block's
+    # discs: its one deep distance peak reads as one disc, but no lone tile in the frame
+    # says how large a tile is, and the slab is no disc's shape: its rims are looked at
+    r = 12
+    grey = np.full((360, 640), 90, np.uint8)
+    centres = [(260 + 2 * r * i, 120 + 2 * r * j) for i in range(4) for j in range(4)]
+    for k, (x, y) in enumerate(centres):
+        cv2.circle(grey, (x, y), r, 200, -1)
+        cv2.circle(grey, (x, y), r, 60, 1)
+        cv2.line(grey, (x - r // 2, y + k % 3 - 1), (x + r // 3, y - r // 2), 40, 2)
+    mask = np.zeros_like(grey)
+    hull = cv2.convexHull(np.array(centres, np.int32))
+    cv2.fillConvexPoly(mask, hull, 255)
+    mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 3, 2 * r + 3)))
+    blobs = find_blobs(mask, 30)
+    pieces = round_recogniser._split_candidates(blobs, set(), mask, grey, 2.0, None)
+    splits: dict[int, list] = {}
+    for piece in pieces:
+        splits.setdefault(piece.split, []).append(piece.center)
+    found = [
+        sum(any(np.hypot(cx - 2 * x, cy - 2 * y) < 8 for cx, cy in split) for x, y in centres)
+        for split in splits.values()
+    ]
+    assert max(found) == 16
