@@ -51,7 +51,7 @@ from vision.foreground import downscale, object_mask
 from vision.imageio import MAX_PIXELS, ImageError
 from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, match_structure
-from vision.model import AppearanceModel, build_model
+from vision.model import AppearanceModel, build_model, structure_vectors
 from vision.numeric import mean_of, median_of
 from vision.outlines import (
     fitted_to_edge,
@@ -89,6 +89,8 @@ _FRAGMENT_TURNS = 6
 #: quarter turns too (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
 #: tiles right, none lost; round pieces' other turns gained nothing).
 _QUARTER_TURN_DOUBT = 0.8
+#: A round figure looks the same turned where its structure matches itself this well.
+_ALIKE = 0.9
 #: Round pieces found without a blob of their own are also cut this share of their
 #: side off their first place (on the round styles' photos 0.1 found 5 more tiles and
 #: lost none; 0.07 and 0.13 found fewer).
@@ -160,6 +162,7 @@ class Recogniser:
             for g, members in enumerate(self.model.groups)
         }
         self._token_groups = np.array([n.startswith("token") for n in self.model.group_names])
+        self._alike_turns = _alike_turns(self.model, self._token_groups, self.config)
         self.tileset = tileset
         # the banks' screens now, not on the first camera frame (about 0.7 s)
         for bank in (self.model.square, self.model.round):
@@ -1274,7 +1277,7 @@ class Recogniser:
         self,
         chosen: list[_Scored],
         subset: list[int],
-        frame: FrameColours,
+        where: dict[int, tuple[FrameColours, int]],
         results: dict[int, tuple[int, float]],
     ) -> None:
         """Every Moon tile is unique: where two pieces read as the same tile, the less
@@ -1298,7 +1301,45 @@ class Recogniser:
                     excluded[i].add(results[i][0])
                     if len(excluded[i]) >= len(model.groups[chosen[i].group]):
                         continue
-                    results[i] = frame.decide(subset.index(i), frozenset(excluded[i]))
+                    frame, k = where[i]
+                    results[i] = frame.decide(k, frozenset(excluded[i]))
+
+    def _turned_alike(
+        self,
+        chosen: list[_Scored],
+        subset: list[int],
+        frame: FrameColours,
+        mask: np.ndarray,
+    ) -> dict[int, tuple[FrameColours, int]]:
+        """Round tiles whose figure looks the same turned (a ring, a star), read in the
+        turn where their faces fit them best.
+
+        Structure cannot tell such a figure's turns apart, so the turn it gives is one of
+        several; a heart (or any mark off the figure) is then looked for in the wrong
+        place. The piece is fitted upright in each of the turns its figure allows, under
+        the frame's lamp: the face with the heart fits best only where its heart is.
+        Returns, for each such piece, the frame and index to read it from.
+        """
+        variants: list[np.ndarray] = []
+        members: list[np.ndarray] = []
+        owners: list[tuple[int, int]] = []  # (chosen index, its index in ``frame``)
+        for k, i in enumerate(subset):
+            s = chosen[i]
+            for extra in self._alike_turns.get(s.group, ()):
+                variants.append(upright(s.patch, s.turn + extra))
+                members.append(self._member_faces[s.group])
+                owners.append((i, k))
+        if not variants:
+            return {}
+        turned = FrameColours(variants, members, mask, gains=frame.gains)
+        best: dict[int, tuple[float, tuple[FrameColours, int]]] = {}
+        for v, (i, k) in enumerate(owners):
+            if i not in best:
+                best[i] = (float(frame.residuals[k].min()), (frame, k))
+            fit = float(turned.residuals[v].min())
+            if fit < best[i][0]:
+                best[i] = (fit, (turned, v))
+        return {i: place for i, (_, place) in best.items()}
 
     def _colour(
         self, chosen: list[_Scored]
@@ -1325,9 +1366,12 @@ class Recogniser:
                 patches, members, masks[round_], self.config.illuminant_kelvins, weights
             )
             gains = frame.gains
-            for k, i in enumerate(subset):
-                results[i] = frame.decide(k)
-            self._settle_duplicates(chosen, subset, frame, results)
+            where = {i: (frame, k) for k, i in enumerate(subset)}
+            if round_:
+                where.update(self._turned_alike(chosen, subset, frame, masks[round_]))
+            for i in subset:
+                results[i] = where[i][0].decide(where[i][1])
+            self._settle_duplicates(chosen, subset, where, results)
         for i, s in enumerate(chosen):
             member, clarity = results[i]
             label = model.labels[model.groups[s.group][member]]
@@ -1368,6 +1412,35 @@ class Recogniser:
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, unsure, gains
+
+
+def _alike_turns(
+    model: AppearanceModel, token_groups: np.ndarray, config: VisionConfig
+) -> dict[int, tuple[float, ...]]:
+    """For each round tile group, the turns (besides none) under which its plain faces'
+    structure matches itself (:data:`_ALIKE`): all of them for a ring, every fifth of a
+    turn for a five-pointed star, none for a crescent. Learnt from the tile set."""
+    if model.round is None:
+        return {}
+    mask = model.round.mask
+    step = config.round_rotation_step_deg
+    # the template steps, and every whole fraction of a turn a figure may repeat after
+    # (a five-pointed star's 72° fall between steps)
+    fractions = {round(360.0 * k / n, 3) for n in range(2, 9) for k in range(1, n)}
+    turns = np.array(sorted(fractions | set(np.arange(step, 360.0 - 1e-6, step).tolist())))
+    alike: dict[int, tuple[float, ...]] = {}
+    for group, members in enumerate(model.groups):
+        plain = [m for m in members if model.labels[m].tile and not model.labels[m].tile.heart]
+        if token_groups[group] or not plain:
+            continue
+        faces = model.colour_templates[plain]
+        turned = np.stack([upright(face, turn) for face in faces for turn in (0.0, *turns)])
+        vectors = structure_vectors(turned, mask).reshape(len(faces), len(turns) + 1, -1)
+        agreement = np.einsum("fd,ftd->ft", vectors[:, 0], vectors[:, 1:]).min(axis=0)
+        found = tuple(float(t) for t, a in zip(turns, agreement, strict=True) if a >= _ALIKE)
+        if found:
+            alike[group] = found
+    return alike
 
 
 @functools.cache
