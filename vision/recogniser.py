@@ -1202,6 +1202,11 @@ class Recogniser:
                 config.outline_share_min,
             )
         ]
+        # the discs found say how large a tile is here: a small ring printed on the mat
+        # (a letter O) can match a face too
+        sizes = self._size_model(kept, None)
+        if sizes is not None:
+            kept = [s for s in kept if self._rejection(s, sizes(s.candidate.center)) is None]
         return [s for s in _one_per_place(kept)[0] if _clear_of(s.candidate.center, chosen)]
 
     def _outlined(

@@ -588,3 +588,12 @@ def test_bits_of_a_round_tile_s_rim_are_no_tiles(round_set, round_recogniser):
     photo = evaluation_photo(round_set, 2024, 2, 15, close_ups=True)
     score = score_photo(photo, round_recogniser.detect(photo.image), 2, 15)
     assert score.false_positives == 0, score
+
+
+def test_round_tiles_found_by_their_rims_say_how_large_a_tile_is(round_set, round_recogniser):
+    # `companion evaluate --close-ups --seed 7`'s hard photo 1: a row of four round tiles
+    # running under the mat, three in view and joined to it in the mask; the O of the
+    # mat's printed DEPOT, a ring a quarter of a tile across, matched a face as well
+    photo = evaluation_photo(round_set, 7, 2, 1, close_ups=True)
+    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 1)
+    assert score.tiles_right >= 3 and score.false_positives == 0, score
