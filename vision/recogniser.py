@@ -62,6 +62,7 @@ from vision.outlines import (
 )
 from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
+from vision.shapes import discs_of_radius, rim_ellipse, squares_of_side
 from vision.tileset import TileSet
 from vision.token_rows import as_the_rules_allow
 
@@ -109,6 +110,22 @@ _UNEXPLAINED_ROUNDS = 5
 #: sides ran to 0.9 of the tile's on the close-ups; each more size is one more square
 #: search per place).
 _OUTLINE_ZOOMS = (0.95, 1.0, 1.05, 1.1, 1.15)
+#: Where no piece of such a blob matches clearly and the tile size is unknown, squares
+#: are looked for by their edges (see :mod:`vision.shapes`), from an eighth of the
+#: blob's width to two thirds of it, each size this much larger than the last (a
+#: side's step is found within a pixel of its place at 24 px a side)...
+_EDGE_SIZES_SPAN = (8.0, 1.5)
+_EDGE_SIZE_RATIO = 1.1
+#: ...squares whose every side steps along this share of its length, the best this many
+#: of each size...
+_EDGE_COVER_MIN = 0.6
+_EDGE_PER_SIZE = 4
+#: ...aligned where their first cut matches this well.
+_EDGE_FIRST_MIN = 0.4
+#: A disc found so is a tile on a match this clear (on the hard close-ups, the round
+#: tiles against the mat matched 0.87-0.97 once cut along their rim's ellipse, every
+#: disc found elsewhere 0.65 at most).
+_EDGE_DISC_MIN = 0.8
 #: A lead over the next kind of object this large counts as clear (full confidence).
 _CLEAR_LEAD = 0.08
 #: Tiles whose centres are closer than this many sides touch (one block)...
@@ -996,8 +1013,8 @@ class Recogniser:
         chosen: list[_Scored],
         size_at: SizeModel | None,
     ) -> list[_Scored]:
-        """Square tiles inside a blob that no split explains: tiles lying against a
-        large object that is not a tile (the deposit mat, a card).
+        """Tiles inside a blob that no split explains: tiles lying against a large
+        object that is not a tile (the deposit mat, a card).
 
         The mask joins such tiles with the object into one blob no grid explains, so
         the whole split is turned down (a printed mat cut into cells). A piece of it
@@ -1007,10 +1024,25 @@ class Recogniser:
         edges the frame shows there, not by the step alone (a tile's side is only
         known to a few per cent, and an error in it grows with every step), and kept
         only on a clear match with an outline all round, like every look-again find.
+        Where no piece matches clearly, tiles are looked for by their edges first
+        (:meth:`_squares_by_edges`); round tiles only so (:meth:`_discs_by_edges`), as
+        their rims, not their neighbours' edges, say where each lies.
         """
-        if not self.tileset.has_tiles or self.tileset.tile_shape != "square":
+        if not self.tileset.has_tiles:
             return []
         taken = {s.candidate.blob for s in chosen}
+        # a size no tile read in the frame vouches for is a clear match of something else
+        # (a moon printed on the mat)
+        vouched = size_at if any(not self._is_token(s) for s in chosen) else None
+        # the blobs whose every split was turned down
+        unexplained: set[int] = set()
+        if vouched is None:
+            unexplained = {s.candidate.blob for s in scored if 0 <= s.candidate.blob < len(blobs)}
+            unexplained -= taken
+        if self.tileset.tile_shape != "square":
+            return self._discs_by_edges(
+                pyramid, blobs, unexplained, mask, grey, scale, chosen, vouched
+            )
         seeds = [
             s
             for s in scored
@@ -1023,9 +1055,13 @@ class Recogniser:
             and blobs[s.candidate.blob].area * scale**2 >= _UNEXPLAINED_AREA * s.candidate.side**2
         ]
         seeds = [s for s in _one_per_place(seeds)[0] if _clear_of(s.candidate.center, chosen)]
+        unseeded = unexplained - {s.candidate.blob for s in seeds}
+        seeds += self._squares_by_edges(
+            pyramid, blobs, unseeded, mask, grey, scale, chosen, vouched
+        )
         if not seeds:
             return []
-        sizes = size_at or self._size_model(seeds, None)
+        sizes = vouched or self._size_model(seeds, None)
         if sizes is None:
             return []
         tiles = ~self._token_groups
@@ -1073,6 +1109,130 @@ class Recogniser:
                 break
             found += [s for s, _ in new]
         return found
+
+    def _squares_by_edges(
+        self,
+        pyramid: Pyramid,
+        blobs: list[Blob],
+        indices: set[int],
+        mask: np.ndarray,
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
+    ) -> list[_Scored]:
+        """Tiles against a large object where the frame does not say how large a tile
+        is (no lone tile in it) and no piece of any split matched clearly: every
+        split's grid was laid over the tiles and the object together, so each cell cuts
+        across a tile's edge.
+
+        The tiles' outlines are still in the frame: squares whose four sides each show
+        a step along most of their length (see :func:`vision.shapes.squares_of_side`).
+        They are looked for in the frame's largest such blob (the object they lie
+        against is larger than any of them), at sizes from an eighth of its width to
+        two thirds of it; the best few of each size are matched, and the clear matches
+        are the seeds the tiles' neighbours are followed from. Where the frame's tile
+        size is known, its blobs were cut at that size already.
+        """
+        if size_at is not None or not indices:
+            return []
+        config = self.config
+        index = max(sorted(indices), key=lambda i: blobs[i].area)
+        blob = blobs[index]
+        least = max(config.min_tile_px / scale, blob.short_side / _EDGE_SIZES_SPAN[0])
+        most = blob.short_side / _EDGE_SIZES_SPAN[1]
+        if most < least or blob.area < _UNEXPLAINED_AREA * least**2:
+            return []
+        count = int(math.log(most / least) / math.log(_EDGE_SIZE_RATIO)) + 1
+        height, width = mask.shape[:2]
+        x, y, w, h = cv2.boundingRect(blob.contour)
+        cells: list[Candidate] = []
+        for side in (least * _EDGE_SIZE_RATIO**k for k in range(count)):
+            found = squares_of_side(
+                grey, (x, y, x + w, y + h), side, config.outline_step_min, _EDGE_COVER_MIN
+            )
+            for _, centre, turn in found[:_EDGE_PER_SIZE]:
+                cx, cy = np.rint(centre).astype(int)
+                if 0 <= cx < width and 0 <= cy < height and mask[cy, cx]:
+                    quad = square_quad(centre, side / 2, turn)
+                    cells.append(_full(quad, scale, False, index, -1, 0.0))
+        if not cells:
+            return []
+        tiles = ~self._token_groups
+        first = self._score_structure(pyramid, cells, tiles)
+        aligned = self._realigned(pyramid, [s for s in first if s.score >= _EDGE_FIRST_MIN], tiles)
+        aligned = [s for s in aligned if s.score >= _UNEXPLAINED_SEED_MIN]
+        return [s for s in _one_per_place(aligned)[0] if _clear_of(s.candidate.center, chosen)]
+
+    def _discs_by_edges(
+        self,
+        pyramid: Pyramid,
+        blobs: list[Blob],
+        indices: set[int],
+        mask: np.ndarray,
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
+    ) -> list[_Scored]:
+        """Round tiles against a large object where the frame does not say how large a
+        tile is: the round counterpart of :meth:`_squares_by_edges`.
+
+        No disc split lines up with tiles joined to a mat or a card, but each tile's
+        rim is still among the frame's edges (see :func:`vision.shapes.discs_of_radius`).
+        Rims are looked for in the frame's largest blob no split explains, at the
+        sizes squares are; each disc found is cut, matched (also a tenth of its side
+        off its place, as a rim is only placed to a pixel or two) and kept on a clear
+        match with an outline all round.
+        """
+        if size_at is not None or not indices:
+            return []
+        config = self.config
+        index = max(sorted(indices), key=lambda i: blobs[i].area)
+        blob = blobs[index]
+        low = max(config.min_tile_px / scale, blob.short_side / _EDGE_SIZES_SPAN[0]) / 2
+        high = blob.short_side / _EDGE_SIZES_SPAN[1] / 2
+        if high < low or blob.area < _UNEXPLAINED_AREA * (2 * low) ** 2:
+            return []
+        count = int(math.log(high / low) / math.log(_EDGE_SIZE_RATIO)) + 1
+        height, width = mask.shape[:2]
+        x, y, w, h = cv2.boundingRect(blob.contour)
+        cells: list[Candidate] = []
+        for radius in (low * _EDGE_SIZE_RATIO**k for k in range(count)):
+            found = discs_of_radius(
+                grey, (x, y, x + w, y + h), radius, config.outline_step_min, _EDGE_COVER_MIN
+            )
+            for _, centre, _ in found[:_EDGE_PER_SIZE]:
+                cx, cy = np.rint(centre).astype(int)
+                if 0 <= cx < width and 0 <= cy < height and mask[cy, cx]:
+                    # the rim's own ellipse: a tilted table squeezes a disc
+                    rim = rim_ellipse(grey, centre, radius)
+                    quad = quad_from_ellipse(*rim) if rim else square_quad(centre, radius, 0.0)
+                    cells.append(_full(quad, scale, True, index, -1, 0.0))
+        if not cells:
+            return []
+        tiles = ~self._token_groups
+        aligned = self._realigned(pyramid, self._score_shifted(pyramid, cells, tiles), tiles)
+        kept = [
+            s
+            for s in aligned
+            if s.score >= _EDGE_DISC_MIN
+            and self._rejection(s, None) is None
+            and has_outline(
+                grey,
+                s.candidate.quad,
+                scale,
+                True,
+                config.outline_step_min,
+                config.outline_share_min,
+            )
+        ]
+        # the discs found say how large a tile is here: a small ring printed on the mat
+        # (a letter O) can match a face too
+        sizes = self._size_model(kept, None)
+        if sizes is not None:
+            kept = [s for s in kept if self._rejection(s, sizes(s.candidate.center)) is None]
+        return [s for s in _one_per_place(kept)[0] if _clear_of(s.candidate.center, chosen)]
 
     def _outlined(
         self, grey: np.ndarray, scale: float, centre: np.ndarray, side: float
@@ -1264,6 +1424,10 @@ class Recogniser:
         c = s.candidate
         if _elongation(c.quad) > config.max_elongation:
             return "not round" if c.round else "not square"
+        if not is_token and c.side < config.min_tile_px:
+            # where the frame does not say how large a tile is, a bit of one (its rim
+            # cut into discs a twentieth of its size) can match a face as well as a tile
+            return f"too small ({c.side:.0f} px)"
         if side_px:
             low, high = config.token_size_range if is_token else config.tile_size_range
             ratio = c.side / side_px

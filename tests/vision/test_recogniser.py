@@ -594,3 +594,43 @@ def test_a_block_welded_into_one_convex_slab_is_still_cut_at_its_rims(round_reco
         for split in splits.values()
     ]
     assert max(found) == 16
+
+
+def test_tiles_against_the_deposit_mat_are_found_by_their_edges_where_none_matches_clearly(
+    square_set, square_recogniser
+):
+    # `companion evaluate --close-ups`'s hard photo 17: a column of three tiles and a
+    # fourth against the mat, nothing else in the frame to tell a tile's size; every
+    # grid laid over the mat and the tiles cut each cell across a tile's edge, so no
+    # piece matched clearly and all were lost (the fifth tile lies under the mat, and
+    # the column's top tile has its heart there)
+    photo = evaluation_photo(square_set, 2024, 2, 17, close_ups=True)
+    score = score_photo(photo, square_recogniser.detect(photo.image), 2, 17)
+    assert score.tiles_right >= 3 and score.false_positives == 0, score
+
+
+def test_a_round_tile_against_the_deposit_mat_is_found_by_its_rim(round_set, round_recogniser):
+    # the same series' hard photo 2: a row of five round tiles running under the mat,
+    # of which one lies in view, joined to the mat in the mask; tilted 34°, its rim is an
+    # ellipse a fifth narrower than it is long
+    photo = evaluation_photo(round_set, 2024, 2, 2, close_ups=True)
+    result = round_recogniser.detect(photo.image)
+    assert _read_at(result, (796, 768), reach=20) == [Tile.parse("red-vampire")]
+
+
+def test_bits_of_a_round_tile_s_rim_are_no_tiles(round_set, round_recogniser):
+    # the same series' hard photo 15: of a round tile mostly under the mat, the mask
+    # keeps its rim, cut into discs a twentieth of a tile's size; with no size known
+    # in the frame, seven of them matched a face well enough to be reported
+    photo = evaluation_photo(round_set, 2024, 2, 15, close_ups=True)
+    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 15)
+    assert score.false_positives == 0, score
+
+
+def test_round_tiles_found_by_their_rims_say_how_large_a_tile_is(round_set, round_recogniser):
+    # `companion evaluate --close-ups --seed 7`'s hard photo 1: a row of four round tiles
+    # running under the mat, three in view and joined to it in the mask; the O of the
+    # mat's printed DEPOT, a ring a quarter of a tile across, matched a face as well
+    photo = evaluation_photo(round_set, 7, 2, 1, close_ups=True)
+    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 1)
+    assert score.tiles_right >= 3 and score.false_positives == 0, score
