@@ -56,3 +56,25 @@ def test_photograph_fits_the_content_in_the_frame():
     mapped = cv2.perspectiveTransform(corners, homography)[:, 0]
     assert photo.shape == (180, 320, 3)
     assert (mapped >= 0).all() and mapped[1, 0] <= 320 and mapped[1, 1] <= 180
+
+
+def test_tiles_laid_apart_are_wholly_in_view(square_set: TileSet):
+    photo = render_photo(square_set, np.random.default_rng(3), level=1, n_tiles=10)
+    # (tiles laid edge to edge share a millimetre's row of pixels at most)
+    assert all(t.visible > 0.98 for t in photo.tiles)
+
+
+def test_a_tile_the_deposit_mat_is_laid_over_is_known_to_be_hidden(square_set: TileSet):
+    # a close-up's table is sized for its few tiles, and the mat laid after them may
+    # cover some: the third evaluation close-up at the hard level has three under it
+    from vision.evaluate import evaluation_photo
+
+    photo = evaluation_photo(square_set, 2024, 2, 2, close_ups=True)
+    hidden = [t for t in photo.tiles if t.visible < 0.1]
+    assert len(hidden) == 3
+    # where a hidden tile's face should be, the photo shows something else
+    for truth in hidden:
+        x, y = (round(v) for v in truth.center)
+        face = cv2.resize(square_set.faces[truth.tile][..., :3], (9, 9)).astype(float)
+        seen = cv2.resize(photo.image[y - 20 : y + 20, x - 20 : x + 20], (9, 9)).astype(float)
+        assert np.abs(face - seen).mean() > 30

@@ -34,6 +34,8 @@ class TruthTile:
     tile: Tile
     center: tuple[float, float]
     corners: np.ndarray  # 4×2 photo pixels, the face's corners (its bounding square if round)
+    #: the share of the face not covered by what was laid on it after (the mat, a card)
+    visible: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class TruthToken:
     colour: str | None  # None when face down
     face_up: bool
     center: tuple[float, float]
+    visible: float = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,11 +240,14 @@ def _draw(
     scene = random_table(rng, int(width), int(height), level)
     shadow_dir = rng.uniform(-1, 1, 2) * 1.5 * PX_PER_MM
     to_px = lambda pts: (np.asarray(pts) - origin) * PX_PER_MM  # noqa: E731
+    sprites = []
     for item in items:
         sprite = _sprite(tileset, item, rng)
         size_px = np.array(item.size) * PX_PER_MM
         paste(scene, shadow_of(sprite), to_px(item.center) + shadow_dir, size_px, item.angle)
         paste(scene, sprite, to_px(item.center), size_px, item.angle)
+        sprites.append(sprite)
+    visible = _visible_shares(items, sprites, origin, (int(width), int(height)))
     content = to_px(
         np.concatenate([_corners(i) for i in items if i.kind in ("tile", "token")] or [corners_mm])
     )
@@ -252,16 +258,16 @@ def _draw(
         return cv2.perspectiveTransform(pts, homography)[:, 0]
 
     tiles, tokens, sides, diameters = [], [], [], []
-    for item in items:
+    for item, seen in zip(items, visible, strict=True):
         centre = tuple(float(v) for v in project(np.array([item.center]))[0])
         if item.kind == "tile":
             corners = project(_corners(item))
             sides.append(float(np.mean(np.hypot(*(corners - np.roll(corners, 1, 0)).T))))
-            tiles.append(TruthTile(item.tile, centre, corners))  # type: ignore[arg-type]
+            tiles.append(TruthTile(item.tile, centre, corners, seen))  # type: ignore[arg-type]
         elif item.kind == "token":
             corners = project(_corners(item))
             diameters.append(float(np.mean(np.hypot(*(corners - np.roll(corners, 1, 0)).T))))
-            tokens.append(TruthToken(item.colour, item.face_up, centre))
+            tokens.append(TruthToken(item.colour, item.face_up, centre, seen))
     inside = lambda c: 0 <= c[0] < size[0] and 0 <= c[1] < size[1]  # noqa: E731
     return SyntheticPhoto(
         image=photo,
@@ -272,6 +278,33 @@ def _draw(
         token_px=float(np.median(diameters)) if diameters else 0.0,
         effects=effects,
     )
+
+
+def _visible_shares(
+    items: list[_Item], sprites: list[np.ndarray], origin: np.ndarray, size: tuple[int, int]
+) -> list[float]:
+    """How much of each item (its sprite's outline) no item laid after it covers.
+
+    A table sized for a close-up's few tiles has little room for the deposit mat, which is
+    then laid over some of them; a tile that cannot be seen cannot be read. Worked out at
+    one pixel a millimetre, last item first, on the sprites' own outlines (a hand's
+    fingers, a token's disc).
+    """
+    shape = (max(1, round(size[1] / PX_PER_MM)), max(1, round(size[0] / PX_PER_MM)))
+    covered = np.zeros(shape, bool)
+    shares = [1.0] * len(items)
+    for index in reversed(range(len(items))):
+        item, sprite = items[index], sprites[index]
+        outline = np.zeros((*shape, 3), np.uint8)
+        white = np.full(sprite.shape, 255, np.uint8)
+        white[..., 3] = sprite[..., 3]
+        paste(outline, white, np.asarray(item.center) - origin, np.array(item.size), item.angle)
+        mine = outline[..., 0] > 127
+        area = int(mine.sum())
+        if area:
+            shares[index] = float((mine & ~covered).sum()) / area
+        covered |= mine
+    return shares
 
 
 def _corners(item: _Item) -> np.ndarray:
