@@ -55,23 +55,26 @@ def match_structure(
         per_group, best_turn = _screened_group_bests(vectors, screen, n_groups, allowed)
     if allowed is not None:
         per_group[:, ~allowed] = -1.0
+    # the two best groups of every patch, read out as plain floats at once: building
+    # each match from NumPy scalars cost as much as matching a small batch
     order = np.argsort(-per_group, axis=1)
-    matches = []
-    for i in range(len(patches)):
-        g = int(order[i, 0])
-        runner = int(order[i, 1]) if n_groups > 1 and per_group[i, order[i, 1]] > -1 else -1
-        score = float(per_group[i, g])
-        matches.append(
-            StructureMatch(
-                group=g,
-                turn=float(best_turn[i, g]),
-                score=score,
-                margin=score - float(per_group[i, runner]) if runner >= 0 else 1.0,
-                runner=runner,
-                runner_turn=float(best_turn[i, runner]) if runner >= 0 else 0.0,
-            )
+    rows = np.arange(len(patches))
+    best = order[:, 0]
+    second = order[:, 1] if n_groups > 1 else best
+    has_runner = (per_group[rows, second] > -1).tolist() if n_groups > 1 else [False] * len(rows)
+    scores, runner_scores = per_group[rows, best].tolist(), per_group[rows, second].tolist()
+    turns, runner_turns = best_turn[rows, best].tolist(), best_turn[rows, second].tolist()
+    return [
+        StructureMatch(
+            group=g,
+            turn=turns[i],
+            score=scores[i],
+            margin=scores[i] - runner_scores[i] if has_runner[i] else 1.0,
+            runner=r if has_runner[i] else -1,
+            runner_turn=runner_turns[i] if has_runner[i] else 0.0,
         )
-    return matches
+        for i, (g, r) in enumerate(zip(best.tolist(), second.tolist(), strict=True))
+    ]
 
 
 def _group_bests(
@@ -162,10 +165,7 @@ def align(
     """
     margin = max(2, round(reach * patch_px))
     size = patch_px + 2 * margin
-    wides = []
-    for quad in quads:
-        centre = quad.mean(axis=0)
-        wides.append(centre + (quad - centre) * size / patch_px)
+    wides = _widened(quads, size, patch_px)
     bands = band_pass(pyramid.rectify_many(wides, size))
     inner = _mask_margin(bank.mask)
     # every (quad, template) pair, in the order a quad's fits are compared (zoom, then
@@ -205,6 +205,16 @@ def align(
         box = np.array([[x0, y0], [x0 + extent, y0], [x0 + extent, y0 + extent], [x0, y0 + extent]])
         out.append((_unwarp(box, wide, size), float(fits[best])))
     return out
+
+
+def _widened(quads: list[np.ndarray], size: int, patch_px: int) -> list[np.ndarray]:
+    """Each quad scaled by ``size / patch_px`` about its centre; all at once where they
+    share a type (the same arithmetic, element by element, as quad by quad)."""
+    if len({q.dtype for q in quads}) != 1 or any(q.shape != (4, 2) for q in quads):
+        return [q.mean(axis=0) + (q - q.mean(axis=0)) * size / patch_px for q in quads]
+    stacked = np.stack(quads)
+    centre = stacked.mean(axis=1, keepdims=True)
+    return list(centre + (stacked - centre) * size / patch_px)
 
 
 def _integrals(bands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -61,6 +61,19 @@ class Pyramid:
             if min(self.levels[-1].shape[:2]) < 64:
                 break
             self.levels.append(cv2.pyrDown(self.levels[-1]))
+        self._padded: dict[int, np.ndarray] = {}
+
+    def _sampled(self, level: int) -> np.ndarray:
+        """A level as :meth:`rectify_many` samples it: colour frames with a fourth,
+        unused channel. ``cv2.remap`` has a vector path for four channels that three
+        lack; it is bilinear per channel alike, so the three are the same values, in
+        about half the time. Made once per level, when first cut from."""
+        image = self.levels[level]
+        if image.ndim != 3 or image.shape[2] != 3:
+            return image
+        if level not in self._padded:
+            self._padded[level] = cv2.cvtColor(image, cv2.COLOR_BGR2BGRA)
+        return self._padded[level]
 
     def rectify_many(self, quads: list[np.ndarray], patch_px: int) -> np.ndarray:
         """:meth:`rectify` for many quads at once (N×P×P×3): one remap per pyramid
@@ -78,28 +91,28 @@ class Pyramid:
         edge = patch_px - 0.5
         target = np.array([[-0.5, -0.5], [edge, -0.5], [edge, edge], [-0.5, edge]], np.float32)
         grid = _patch_grid(patch_px)  # 3×P²
+        corners = np.asarray(quads, np.float32)  # N×4×2
         for level in sorted(set(levels)):
             chosen = [i for i, lv in enumerate(levels) if lv == level]
-            homographies = np.stack(
-                [
-                    cv2.getPerspectiveTransform(
-                        target, (np.asarray(quads[i], np.float32) / 2**level - 0.5)
-                    )
-                    for i in chosen
-                ]
-            )
+            sources = corners[chosen] / 2**level - 0.5
+            homographies = np.stack([cv2.getPerspectiveTransform(target, q) for q in sources])
             mapped = homographies.astype(np.float32) @ grid  # N×3×P²
-            maps = mapped[:, :2] / mapped[:, 2:3]
-            map_x = maps[:, 0].reshape(-1, patch_px)
-            map_y = maps[:, 1].reshape(-1, patch_px)
+            # each coordinate divided out on its own: maps the remap takes without a copy
+            map_x = (mapped[:, 0] / mapped[:, 2]).reshape(-1, patch_px)
+            map_y = (mapped[:, 1] / mapped[:, 2]).reshape(-1, patch_px)
             cut = cv2.remap(
-                self.levels[level],
+                self._sampled(level),
                 map_x,
                 map_y,
                 cv2.INTER_LINEAR,
                 borderMode=cv2.BORDER_REPLICATE,
             )
-            out[chosen] = cut.reshape(len(chosen), patch_px, patch_px, -1)
+            if cut.ndim == 3 and cut.shape[2] == 4 and out.shape[3] == 3:
+                cut = cv2.cvtColor(cut, cv2.COLOR_BGRA2BGR)  # the unused channel let go
+            cut = cut.reshape(len(chosen), patch_px, patch_px, -1)
+            if len(chosen) == len(quads):
+                return cut
+            out[chosen] = cut
         return out
 
     def _level_for(self, side: float, patch_px: int) -> int:
@@ -119,7 +132,7 @@ def _patch_grid(patch_px: int) -> np.ndarray:
 def longest_side(quad: np.ndarray) -> float:
     """The longest of a quadrilateral's four sides (plain floats: this runs for every
     cut, where NumPy's per-call cost on four points was most of the work)."""
-    a, b, c, d = (tuple(p) for p in quad.tolist())
+    a, b, c, d = quad.tolist()
     return max(math.dist(a, b), math.dist(b, c), math.dist(c, d), math.dist(d, a))
 
 

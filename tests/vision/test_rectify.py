@@ -8,7 +8,14 @@ import numpy as np
 from companion.bitenight.tiles import Tile
 from vision.colour import upright
 from vision.model import _turned_quad
-from vision.rectify import Pyramid, flatten_alpha, full_quad, order_corners, rectify
+from vision.rectify import (
+    Pyramid,
+    flatten_alpha,
+    full_quad,
+    longest_side,
+    order_corners,
+    rectify,
+)
 from vision.tileset import TileSet
 
 
@@ -50,3 +57,33 @@ def test_many_cuts_at_once_match_direct_cuts_one_at_a_time():
     for quad, cut in zip(quads, many, strict=True):
         one = rectify(image, quad, 40)
         assert np.abs(one.astype(int) - cut.astype(int)).mean() < 2.0
+
+
+def test_cutting_from_the_four_channel_copy_gives_exactly_the_colour_frames_pixels():
+    """rectify_many samples a BGRA copy of each level for speed; every patch must hold
+    the very bytes a bilinear remap of the BGR level gives, off the frame's edge too."""
+    rng = np.random.default_rng(2)
+    image = cv2.GaussianBlur((rng.random((360, 640, 3)) * 255).astype(np.uint8), (0, 0), 2)
+    pyramid = Pyramid(image)
+    quads = []
+    for side in (20, 41, 64, 90, 150, 230):  # several levels, some past the frame's edge
+        for _ in range(3):
+            angle = rng.uniform(0, 2 * np.pi)
+            u = side / 2 * np.array([np.cos(angle), np.sin(angle)])
+            v = np.array([-u[1], u[0]])
+            c = rng.uniform(-20, 660, 2)
+            quads.append(np.array([c - u - v, c + u - v, c + u + v, c - u + v], np.float32))
+    edge = 40 - 0.5
+    target = np.array([[-0.5, -0.5], [edge, -0.5], [edge, edge], [-0.5, edge]], np.float32)
+    ys, xs = np.mgrid[0:40, 0:40].astype(np.float32)
+    grid = np.stack([xs.ravel(), ys.ravel(), np.ones(1600, np.float32)])
+    cuts = pyramid.rectify_many(quads, 40)
+    for quad, cut in zip(quads, cuts, strict=True):
+        level = pyramid._level_for(longest_side(quad), 40)
+        homography = cv2.getPerspectiveTransform(target, quad / 2**level - 0.5)
+        mapped = homography.astype(np.float32) @ grid
+        map_x, map_y = ((mapped[:2] / mapped[2]).reshape(2, 40, 40)).astype(np.float32)
+        expected = cv2.remap(
+            pyramid.levels[level], map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        )
+        assert np.array_equal(cut, expected)
