@@ -16,11 +16,15 @@ import numpy as np
 
 from vision.results import TokenDetection
 
-#: Tokens of one colour closer than this many diameters (centre to centre) lie side
-#: by side; two ends of a row three long are two diameters apart.
+#: Tokens closer than this many diameters (centre to centre) lie side by side; two
+#: ends of a row three long are two diameters apart.
 SIDE_BY_SIDE = 1.6
+#: A print's copies link up this far apart: side by side, or with one copy between
+#: them not read (on a dim table one of the mat's moons may match no token).
+PRINT_REACH = 2.6
 #: ...and a print's copies are this evenly spaced: every step that links them all by
-#: the shortest ways (a row's gaps, a grid's sides) within this share of the typical.
+#: the shortest ways (a row's gaps, a grid's sides) is the typical one or twice it (a
+#: copy not read), within this share of the typical.
 EVEN_SPACING = 0.25
 #: Two neighbours lie on opposite sides of a token when the angle between them is over
 #: 120° (a row may bend a little where a token was pushed in).
@@ -61,13 +65,14 @@ def printed_copies(tokens: Sequence[TokenDetection]) -> set[int]:
         diameters = np.array([_diameter(tokens[i].polygon) for i in alike])
         apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
         np.fill_diagonal(apart, np.inf)
-        reach = SIDE_BY_SIDE * (diameters[:, None] + diameters[None]) / 2
+        reach = PRINT_REACH * (diameters[:, None] + diameters[None]) / 2
         for group in _groups(apart <= reach):
             if len(group) < LEAST_COPIES:
                 continue
             steps = _linking_steps(apart[np.ix_(group, group)])
-            typical = float(np.median(steps))
-            if np.all(np.abs(steps - typical) <= EVEN_SPACING * typical):
+            typical = float(np.median(steps[steps <= 1.5 * steps.min()]))
+            off = np.minimum(np.abs(steps - typical), np.abs(steps - 2 * typical))
+            if np.all(off <= EVEN_SPACING * typical):
                 printed.update(alike[k] for k in group)
     return printed
 

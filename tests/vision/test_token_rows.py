@@ -99,3 +99,9 @@ def test_what_the_rules_do_not_allow_is_turned_down_with_its_reason():
     ]
     reasons = sorted(why.split(" ")[0] for _, why in turned_down)
     assert reasons == ["one"] * 4 + ["unsure"]
+
+
+def test_a_print_with_one_copy_not_read_is_still_a_print():
+    # the mat's moons on a dim table: the third of four matched no token
+    tokens = [_token(100, 200 + 31 * k, "black") for k in (0, 1, 3)]
+    assert printed_copies(tokens) == {0, 1, 2}
