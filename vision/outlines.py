@@ -70,18 +70,7 @@ def outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:
     the ellipse inside a round piece's box. Each step is the largest of a few offsets
     across the outline, as it is only known to a pixel or so."""
     height, width = blurred.shape
-    if round_:
-        centre = quad.mean(axis=0)
-        right, down = (quad[1] + quad[2]) / 2 - centre, (quad[2] + quad[3]) / 2 - centre
-        angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)[:, None]
-        points = centre + np.cos(angles) * right + np.sin(angles) * down
-        normals = points - centre
-    else:
-        along = np.linspace(0.1, 0.9, 16)[:, None]
-        sides = [(quad[k], quad[(k + 1) % 4]) for k in range(4)]
-        points = np.concatenate([a + along * (b - a) for a, b in sides])
-        normals = np.concatenate([np.repeat([[a[1] - b[1], b[0] - a[0]]], 16, 0) for a, b in sides])
-    normals = normals / np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-6)
+    points, normals = _outline_points(quad, round_)
     offsets = np.array([-1.0, 0.0, 1.0])
     across = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
     limit = [width - 1, height - 1]

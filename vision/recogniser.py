@@ -1110,6 +1110,26 @@ class Recogniser:
             found += [s for s, _ in new]
         return found
 
+    def _edge_search(
+        self, blobs: list[Blob], indices: set[int], scale: float
+    ) -> tuple[int, tuple[int, int, int, int], list[float]] | None:
+        """Where and at what sizes tiles are looked for by their edges: the largest of
+        the ``indices`` blobs (the object the tiles lie against is larger than any of
+        them), its bounding box (x0, y0, x1, y1, work px), and sides (work px) from an
+        eighth of its width to two thirds of it, a tenth apart; None where it is too
+        small to hold more than one tile."""
+        if not indices:
+            return None
+        index = max(sorted(indices), key=lambda i: blobs[i].area)
+        blob = blobs[index]
+        least = max(self.config.min_tile_px / scale, blob.short_side / _EDGE_SIZES_SPAN[0])
+        most = blob.short_side / _EDGE_SIZES_SPAN[1]
+        if most < least or blob.area < _UNEXPLAINED_AREA * least**2:
+            return None
+        count = int(math.log(most / least) / math.log(_EDGE_SIZE_RATIO)) + 1
+        x, y, w, h = cv2.boundingRect(blob.contour)
+        return index, (x, y, x + w, y + h), [least * _EDGE_SIZE_RATIO**k for k in range(count)]
+
     def _squares_by_edges(
         self,
         pyramid: Pyramid,
@@ -1134,23 +1154,15 @@ class Recogniser:
         are the seeds the tiles' neighbours are followed from. Where the frame's tile
         size is known, its blobs were cut at that size already.
         """
-        if size_at is not None or not indices:
+        search = None if size_at is not None else self._edge_search(blobs, indices, scale)
+        if search is None:
             return []
+        index, box, sides = search
         config = self.config
-        index = max(sorted(indices), key=lambda i: blobs[i].area)
-        blob = blobs[index]
-        least = max(config.min_tile_px / scale, blob.short_side / _EDGE_SIZES_SPAN[0])
-        most = blob.short_side / _EDGE_SIZES_SPAN[1]
-        if most < least or blob.area < _UNEXPLAINED_AREA * least**2:
-            return []
-        count = int(math.log(most / least) / math.log(_EDGE_SIZE_RATIO)) + 1
         height, width = mask.shape[:2]
-        x, y, w, h = cv2.boundingRect(blob.contour)
         cells: list[Candidate] = []
-        for side in (least * _EDGE_SIZE_RATIO**k for k in range(count)):
-            found = squares_of_side(
-                grey, (x, y, x + w, y + h), side, config.outline_step_min, _EDGE_COVER_MIN
-            )
+        for side in sides:
+            found = squares_of_side(grey, box, side, config.outline_step_min, _EDGE_COVER_MIN)
             for _, centre, turn in found[:_EDGE_PER_SIZE]:
                 cx, cy = np.rint(centre).astype(int)
                 if 0 <= cx < width and 0 <= cy < height and mask[cy, cx]:
@@ -1185,23 +1197,15 @@ class Recogniser:
         off its place, as a rim is only placed to a pixel or two) and kept on a clear
         match with an outline all round.
         """
-        if size_at is not None or not indices:
+        search = None if size_at is not None else self._edge_search(blobs, indices, scale)
+        if search is None:
             return []
+        index, box, sides = search
         config = self.config
-        index = max(sorted(indices), key=lambda i: blobs[i].area)
-        blob = blobs[index]
-        low = max(config.min_tile_px / scale, blob.short_side / _EDGE_SIZES_SPAN[0]) / 2
-        high = blob.short_side / _EDGE_SIZES_SPAN[1] / 2
-        if high < low or blob.area < _UNEXPLAINED_AREA * (2 * low) ** 2:
-            return []
-        count = int(math.log(high / low) / math.log(_EDGE_SIZE_RATIO)) + 1
         height, width = mask.shape[:2]
-        x, y, w, h = cv2.boundingRect(blob.contour)
         cells: list[Candidate] = []
-        for radius in (low * _EDGE_SIZE_RATIO**k for k in range(count)):
-            found = discs_of_radius(
-                grey, (x, y, x + w, y + h), radius, config.outline_step_min, _EDGE_COVER_MIN
-            )
+        for radius in (side / 2 for side in sides):
+            found = discs_of_radius(grey, box, radius, config.outline_step_min, _EDGE_COVER_MIN)
             for _, centre, _ in found[:_EDGE_PER_SIZE]:
                 cx, cy = np.rint(centre).astype(int)
                 if 0 <= cx < width and 0 <= cy < height and mask[cy, cx]:

@@ -50,6 +50,22 @@ def coverage(mask: np.ndarray, region: np.ndarray) -> float:
     return float((mask[region] > 0).mean())
 
 
+def _footprint(corners: np.ndarray) -> np.ndarray:
+    """Where a tile with these corners lies in the frame."""
+    tile = np.zeros((HEIGHT, WIDTH), np.uint8)
+    cv2.fillConvexPoly(tile, corners, 1)
+    return tile > 0
+
+
+def _beyond(mask: np.ndarray, tiles: list[np.ndarray], reach: int) -> int:
+    """The object pixels of ``mask`` further than ``reach`` px from every tile."""
+    around = np.zeros((HEIGHT, WIDTH), bool)
+    side = 2 * reach + 1
+    for tile in tiles:
+        around |= cv2.dilate(tile.astype(np.uint8), np.ones((side, side), np.uint8)) > 0
+    return int(np.count_nonzero(mask[~around]))
+
+
 DISCS = [((160, 120), 20), ((260, 120), 20), ((360, 200), 20), ((480, 240), 20)]
 
 
@@ -243,8 +259,7 @@ def test_a_block_of_pale_tiles_with_coloured_figures_on_a_checked_cloth_is_whole
     block = pale_tile_block(frame)
     mask = object_mask(camera(frame), config)
     assert coverage(mask, block) > 0.9
-    around = cv2.dilate(block.astype(np.uint8), np.ones((13, 13), np.uint8)) > 0
-    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+    assert _beyond(mask, [block], 6) < 0.002 * mask.size
 
 
 def test_a_glare_washing_a_checked_cloth_pale_around_a_token_is_not_an_object(
@@ -275,9 +290,7 @@ def pale_tile_in_cloth_colours(
     figure = cv2.boxPoints((centre, (side * 0.35, side * 0.5), turn + 20)).astype(np.int32)
     cv2.fillConvexPoly(image, figure, GREEN, cv2.LINE_AA)
     cv2.circle(image, (centre[0] + side // 5, centre[1] - side // 5), side // 8, GREEN, -1)
-    tile = np.zeros((HEIGHT, WIDTH), np.uint8)
-    cv2.fillConvexPoly(tile, corners, 1)
-    return tile > 0
+    return _footprint(corners)
 
 
 def test_pale_tiles_in_the_cloths_own_colours_break_its_repetition(
@@ -292,10 +305,7 @@ def test_pale_tiles_in_the_cloths_own_colours_break_its_repetition(
     mask = object_mask(camera(frame), config)
     for (centre, _), tile in zip(placed, tiles, strict=True):
         assert coverage(mask, tile) > 0.5, centre
-    around = np.zeros((HEIGHT, WIDTH), bool)
-    for tile in tiles:
-        around |= cv2.dilate(tile.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
-    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+    assert _beyond(mask, tiles, 4) < 0.002 * mask.size
 
 
 def dark_tile_in_cloth_colours(
@@ -307,9 +317,7 @@ def dark_tile_in_cloth_colours(
     cv2.fillConvexPoly(image, corners, GREEN, cv2.LINE_AA)
     figure = cv2.boxPoints((centre, (side * 0.3, side * 0.55), turn + 15)).astype(np.int32)
     cv2.fillConvexPoly(image, figure, PALE, cv2.LINE_AA)
-    tile = np.zeros((HEIGHT, WIDTH), np.uint8)
-    cv2.fillConvexPoly(tile, corners, 1)
-    return tile > 0
+    return _footprint(corners)
 
 
 def test_tiles_in_the_cloths_own_dark_colour_are_found_by_their_shape(
@@ -323,10 +331,7 @@ def test_tiles_in_the_cloths_own_dark_colour_are_found_by_their_shape(
     mask = object_mask(camera(frame), config)
     for (centre, _), tile in zip(placed, tiles, strict=True):
         assert coverage(mask, tile) > 0.8, centre
-    around = np.zeros((HEIGHT, WIDTH), bool)
-    for tile in tiles:
-        around |= cv2.dilate(tile.astype(np.uint8), np.ones((9, 9), np.uint8)) > 0
-    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+    assert _beyond(mask, tiles, 4) < 0.002 * mask.size
 
 
 def test_a_tile_in_the_cloths_colours_beside_a_coloured_one_breaks_the_repetition(
