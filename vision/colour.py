@@ -34,6 +34,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.rectify import patch_mask
+
 NEUTRAL_KELVIN = 6500.0
 #: Blur (pixels of a 40 px patch) of a patch before two members are compared...
 PAIR_BLUR = 1.0
@@ -62,6 +64,11 @@ LOCAL_SHARE = 0.5
 POOR_FIT = 0.5
 #: That search: zooms in (the central share of the cut) and shifts (share of its side).
 SEARCH_ZOOMS = (1.0, 0.85, 0.7)
+#: The colour stage leaves a patch's edge out (see :func:`vision.rectify.patch_mask`)
+#: unless that edge holds more than this share of what tells a tile set's colours
+#: apart; then it keeps the widest of :data:`EDGE_INSETS` that holds the rest.
+EDGE_COLOUR_MAX = 0.5
+EDGE_INSETS = (0.05, 0.025, 0.0)
 SEARCH_SHIFTS = (-0.16, -0.08, 0.0, 0.08, 0.16)
 
 
@@ -122,6 +129,35 @@ def half_mask(mask: np.ndarray) -> np.ndarray:
     """The half-size pixels wholly inside ``mask``."""
     size = mask.shape[0] // 2 * 2
     return mask[:size, :size].reshape(size // 2, 2, size // 2, 2).all(axis=(1, 3))
+
+
+def colour_mask(groups: list[np.ndarray], round_: bool, patch_px: int) -> np.ndarray:
+    """The pixels of a patch the colour stage compares, learnt from the faces.
+
+    ``groups``: for each group of faces that share a figure, its faces (M×P×P×3, one
+    per colour and heart). What tells them apart is where they differ, pixel by pixel.
+    Away from the edge is best (the table shows through there), and that is where most
+    tile sets put their colour: a ground, a figure. But a face may carry its colour in
+    a thin frame round its edge alone (white paper, a black figure, a coloured border):
+    a mask that left the edge out would see no colour at all, and read every tile's
+    colour by chance. So the edge is kept, as narrowly as will do, where it holds most
+    of the difference.
+    """
+    size = patch_px
+    standard = patch_mask(size, round_)
+    spread = [
+        half_size(faces.astype(np.float32)).var(axis=0).sum(axis=-1)
+        for faces in groups
+        if len(faces) > 1
+    ]
+    if not spread:
+        return standard
+    signal = np.sum(spread, axis=0)
+    total = float(signal.sum())
+    for mask in (standard, *(patch_mask(size, round_, inset) for inset in EDGE_INSETS)):
+        if float(signal[half_mask(mask)].sum()) >= (1 - EDGE_COLOUR_MAX) * total:
+            return mask
+    return patch_mask(size, round_, 0.0)
 
 
 # -- what is learnt once from a group's faces --------------------------------------------

@@ -43,7 +43,7 @@ from vision.candidates import (
     quad_side,
     single_outline,
 )
-from vision.colour import FrameColours, upright
+from vision.colour import FrameColours, colour_mask, upright
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
 from vision.discs import circle_split, disc_split, is_single_disc
@@ -60,7 +60,7 @@ from vision.outlines import (
     square_by_outline,
     square_quad,
 )
-from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
+from vision.rectify import Pyramid, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.shapes import discs_of_radius, rim_ellipse, squares_of_side
 from vision.tileset import TileSet
@@ -180,6 +180,16 @@ class Recogniser:
         }
         self._token_groups = np.array([n.startswith("token") for n in self.model.group_names])
         self._alike_turns = _alike_turns(self.model, self._token_groups, self.config)
+        # tokens and round tiles are cut as discs, square tiles as squares
+        shaped = self._token_groups | (tileset.tile_shape == "round")
+        self._colour_masks = {
+            round_: colour_mask(
+                [self._member_faces[g] for g in np.flatnonzero(shaped == round_)],
+                round_,
+                self.config.patch_px,
+            )
+            for round_ in (False, True)
+        }
         self.tileset = tileset
         # the banks' screens now, not on the first camera frame (about 0.7 s)
         for bank in (self.model.square, self.model.round):
@@ -1513,14 +1523,13 @@ class Recogniser:
         self, chosen: list[_Scored]
     ) -> tuple[list[TileDetection], list[TokenDetection], list[RejectedCandidate], np.ndarray]:
         model = self.model
-        patch_px = self.config.patch_px
         tiles: list[TileDetection] = []
         unsure: list[RejectedCandidate] = []
         tokens: list[TokenDetection] = []
         unsure_tokens: list[TokenDetection] = []
         if not chosen:
             return tiles, tokens, [], np.ones(3)
-        masks = {r: patch_mask(patch_px, r) for r in (False, True)}
+        masks = self._colour_masks
         gains = np.ones(3)
         results: dict[int, tuple[int, float]] = {}
         for round_ in (False, True):

@@ -148,20 +148,28 @@ def flatten_alpha(face_bgra: np.ndarray) -> np.ndarray:
     return flat.astype(np.uint8)
 
 
-def patch_mask(patch_px: int, round_: bool) -> np.ndarray:
-    """The pixels of a patch that belong to the object, away from its edge.
+#: The share of a patch's side left out round its edge (see :func:`patch_mask`).
+SQUARE_INSET = 0.07
+ROUND_INSET = 0.06
+
+
+def patch_mask(patch_px: int, round_: bool, inset: float | None = None) -> np.ndarray:
+    """The pixels of a patch that belong to the object, ``inset`` (a share of its side;
+    by default :data:`SQUARE_INSET` or :data:`ROUND_INSET`) away from its edge.
 
     A margin is left out because the outline is where rectification is least exact and
     where the table shows through.
     """
+    if inset is None:
+        inset = ROUND_INSET if round_ else SQUARE_INSET
     mask = np.zeros((patch_px, patch_px), np.uint8)
     centre = (patch_px - 1) / 2
     if round_:
         ys, xs = np.mgrid[0:patch_px, 0:patch_px]
-        mask[np.hypot(xs - centre, ys - centre) <= 0.44 * patch_px] = 1
+        mask[np.hypot(xs - centre, ys - centre) <= (0.5 - inset) * patch_px] = 1
     else:
-        margin = round(0.07 * patch_px)
-        mask[margin:-margin, margin:-margin] = 1
+        margin = round(inset * patch_px)
+        mask[margin : patch_px - margin, margin : patch_px - margin] = 1
     return mask.astype(bool)
 
 

@@ -1,0 +1,88 @@
+"""Tiles coloured only by a thin frame round their edge (white paper, a black figure):
+the colour stage keeps the edge it otherwise leaves out (vision.colour.colour_mask)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.bitenight.tiles import ALL_TILES, Colour, Motif, Tile
+from vision.colour import colour_mask, decide_member, kelvin_gains
+from vision.recogniser import Recogniser
+from vision.rectify import patch_mask
+from vision.tileset import TileSet
+
+PX = 128
+COLOURS = {
+    Colour.BLUE: (180, 110, 20),
+    Colour.RED: (50, 30, 210),
+    Colour.YELLOW: (30, 190, 245),
+    Colour.GREEN: (60, 170, 40),
+    Colour.PURPLE: (160, 50, 120),
+}
+#: Each motif's figure, as a polygon in shares of the face.
+FIGURES = {
+    Motif.VAMPIRE: [(0.5, 0.42), (0.8, 0.3), (0.72, 0.55), (0.5, 0.62), (0.28, 0.55), (0.2, 0.3)],
+    Motif.MONK: [(0.5, 0.22), (0.62, 0.45), (0.7, 0.75), (0.3, 0.75), (0.38, 0.45)],
+    Motif.MAIDEN: [(0.5, 0.25), (0.68, 0.75), (0.32, 0.75)],
+    Motif.COFFIN: [
+        (0.42, 0.22),
+        (0.58, 0.22),
+        (0.66, 0.4),
+        (0.58, 0.78),
+        (0.42, 0.78),
+        (0.34, 0.4),
+    ],
+    Motif.GARLIC: [(0.5, 0.22), (0.7, 0.5), (0.6, 0.72), (0.4, 0.72), (0.3, 0.5)],
+}
+
+
+def _framed(tile: Tile) -> np.ndarray:
+    """White paper, a black figure, a red heart in a corner, and the tile's colour only
+    in a frame a twentieth of the side wide."""
+    img = np.full((PX, PX, 3), (245, 245, 240), np.uint8)
+    frame = PX // 20
+    cv2.rectangle(img, (0, 0), (PX - 1, PX - 1), COLOURS[tile.colour], 2 * frame)
+    figure = (np.array(FIGURES[tile.motif]) * PX).astype(np.int32)
+    cv2.fillPoly(img, [figure], (25, 25, 25), cv2.LINE_AA)
+    if tile.heart:
+        cv2.circle(img, (int(0.8 * PX), int(0.2 * PX)), PX // 14, (40, 40, 220), -1, cv2.LINE_AA)
+    return cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+
+
+@pytest.fixture(scope="module")
+def framed() -> TileSet:
+    faces = {t: _framed(t) for t in ALL_TILES}
+    return TileSet(name="framed", tile_shape="square", tile_size_mm=40, faces=faces)
+
+
+def test_a_tile_set_coloured_by_a_thin_frame_keeps_the_edge_for_colour(framed: TileSet):
+    recogniser = Recogniser(framed)
+    mask = recogniser._colour_masks[False]
+    assert mask.sum() > patch_mask(40, False).sum()
+    assert mask[1, 20] and mask[20, 1]  # the frame's pixels are looked at
+
+
+def test_a_tile_set_coloured_all_over_leaves_the_edge_out(square_recogniser: Recogniser):
+    assert np.array_equal(square_recogniser._colour_masks[False], patch_mask(40, False))
+
+
+def test_faces_differing_nowhere_leave_the_standard_mask():
+    alike = np.full((5, 40, 40, 3), 128, np.uint8)
+    assert np.array_equal(colour_mask([alike], True, 40), patch_mask(40, True))
+
+
+def test_tiles_coloured_only_by_a_thin_frame_are_read_in_their_colours(framed: TileSet):
+    recogniser = Recogniser(framed)
+    model = recogniser.model
+    mask = recogniser._colour_masks[False]
+    lamp = kelvin_gains(3500) ** 0.5
+    rng = np.random.default_rng(4)
+    for motif in Motif:
+        group = model.group_names.index(motif.value)
+        members = recogniser._member_faces[group]
+        for truth in range(len(members)):
+            seen = members[truth] * lamp * 0.9 + 8 + rng.normal(0, 3, members[truth].shape)
+            patch = np.clip(seen, 0, 255).astype(np.float32)
+            assert decide_member(patch, members, lamp, mask)[0] == truth
