@@ -160,15 +160,34 @@ def _best_square(
 FIT_RANGE = (0.84, 1.06)
 FIT_STEP = 0.02
 FIT_CLOSE = 0.7
+#: A piece whose colour is a frame round its edge (see ``framed`` below) has table
+#: just outside its edge (this many sizes out): colour as far from the piece's own as
+#: the table further out is, within :data:`FIT_TABLE` of the piece's distance from it...
+FIT_OUTSIDE = 2
+FIT_TABLE = 0.5
+#: ...which is told only where the table changes by less than this share of the
+#: piece's distance from it over as many size steps (a plain table; on a check, the
+#: colour outside changes from cell to cell, and round a print with no edge of its own
+#: it changes steadily all the way out).
+FIT_STEADY = 0.15
 
 
-def fitted_to_edge(image: np.ndarray, quad: np.ndarray, round_: bool) -> np.ndarray:
+def fitted_to_edge(
+    image: np.ndarray, quad: np.ndarray, round_: bool, framed: bool = False
+) -> np.ndarray:
     """A lone piece's cut (full-frame px) scaled about its centre onto the piece's edge.
 
     The object mask outlines a high-contrast piece a pixel or two wide of its edge
     (the photo's blur spreads the edge past the mask's threshold), which cuts a small
     tile 5-15 % too large: more than its first look's templates forgive. The edge is
     where the grey changes most steeply across the outline, read at full resolution.
+
+    ``framed``: the tile set carries its colour in a frame round the faces' edge
+    (:func:`vision.colour.colour_mask`). There the steepest step may be the frame's
+    inner edge (white paper against a dark frame), while the frame against the table
+    may hardly step in grey at all (blue on brown wood), and a cut inside the frame
+    leaves the tile no colour. So the step chosen must have table outside it; where it
+    has not, the edge is where the colour turns to the table's.
     """
     centre = quad.mean(axis=0)
     factors = np.arange(FIT_RANGE[0], FIT_RANGE[1] + 1e-6, FIT_STEP)
@@ -178,7 +197,8 @@ def fitted_to_edge(image: np.ndarray, quad: np.ndarray, round_: bool) -> np.ndar
     x1, y1 = np.minimum(np.ceil(centre + reach), [width, height]).astype(int)
     if x1 - x0 < 8 or y1 - y0 < 8:
         return quad
-    grey = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2GRAY).astype(np.float32)
+    crop = image[y0:y1, x0:x1, :3]
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
     blurred = cv2.GaussianBlur(grey, (0, 0), 1.0)
     gx = cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3)
@@ -195,8 +215,31 @@ def fitted_to_edge(image: np.ndarray, quad: np.ndarray, round_: bool) -> np.ndar
     padded = np.pad(typical, 1, constant_values=-1.0)
     peaks = (typical >= padded[:-2]) & (typical >= padded[2:])
     close = np.flatnonzero(peaks & (typical >= FIT_CLOSE * typical.max()))
-    factor = float(factors[close[-1]])
-    return (centre + local * factor).astype(np.float32)
+    edge = int(close[-1])
+    if framed:
+        colours = cv2.remap(
+            cv2.GaussianBlur(crop, (0, 0), 1.0).astype(np.float32),
+            xs,
+            ys,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )  # F×N×3
+        edge = _edge_against_table(colours, edge)
+    return (centre + local * float(factors[edge])).astype(np.float32)
+
+
+def _edge_against_table(colours: np.ndarray, edge: int) -> int:
+    """The size (index) at or outside ``edge`` where a framed piece meets the table, from
+    the colours along its outline at every size (F×N×3; the outermost is table)."""
+    apart = np.median(np.linalg.norm(colours - colours[-1][None], axis=-1), axis=1)  # F
+    piece = float(apart[: edge + 1].max())
+    steady = apart[-1 - FIT_OUTSIDE] <= FIT_STEADY * piece
+    outside = min(edge + FIT_OUTSIDE, len(apart) - 1)
+    if steady and apart[outside] > FIT_TABLE * piece:
+        beyond = np.flatnonzero(apart[edge:] <= FIT_TABLE * piece)
+        if beyond.size:
+            edge += max(int(beyond[0]) - 1, 0)
+    return edge
 
 
 def _outline_points(quad: np.ndarray, round_: bool) -> tuple[np.ndarray, np.ndarray]:

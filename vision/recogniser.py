@@ -60,7 +60,7 @@ from vision.outlines import (
     square_by_outline,
     square_quad,
 )
-from vision.rectify import Pyramid, quad_from_ellipse
+from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.shapes import discs_of_radius, rim_ellipse, squares_of_side
 from vision.tileset import TileSet
@@ -190,6 +190,11 @@ class Recogniser:
             )
             for round_ in (False, True)
         }
+        # pieces of a set coloured in a frame round the edge are cut outside the frame
+        self._framed = {
+            round_: not np.array_equal(mask, patch_mask(self.config.patch_px, round_))
+            for round_, mask in self._colour_masks.items()
+        }
         self.tileset = tileset
         # the banks' screens now, not on the first camera frame (about 0.7 s)
         for bank in (self.model.square, self.model.round):
@@ -222,7 +227,10 @@ class Recogniser:
         # first the blobs that look like one object each: the tiles among them tell the
         # size of a tile across the frame, which then says how to cut up the rest
         cut = self._single_candidates(blobs, scale)
-        fitted = [replace(c, quad=fitted_to_edge(image, c.quad, c.round)) for c in cut]
+        fitted = [
+            replace(c, quad=fitted_to_edge(image, c.quad, c.round, self._framed[c.round]))
+            for c in cut
+        ]
         as_cut = {id(f): c for f, c in zip(fitted, cut, strict=True)}
         singles = self._score_structure(pyramid, fitted)
         # blocks are outlined as wide as lone pieces were before fitting: their cuts go by that
@@ -1292,7 +1300,12 @@ class Recogniser:
                 not outline
                 or has_outline(
                     grey,
-                    fitted_to_edge(pyramid.levels[0], s.candidate.quad, s.candidate.round),
+                    fitted_to_edge(
+                        pyramid.levels[0],
+                        s.candidate.quad,
+                        s.candidate.round,
+                        self._framed[s.candidate.round],
+                    ),
                     scale,
                     s.candidate.round,
                     config.outline_step_min,

@@ -7,6 +7,7 @@ import cv2
 import numpy as np
 
 from vision.outlines import fitted_to_edge, has_outline, square_by_outline
+from vision.rectify import order_corners
 
 
 def _noisy(grey: np.ndarray, seed: int = 2) -> np.ndarray:
@@ -98,3 +99,20 @@ def test_a_printed_border_just_inside_the_edge_does_not_pull_the_cut_in():
         fitted = fitted_to_edge(frame, truth, round_)
         # (not to the border, a tenth in: within the step between sizes of the edge)
         assert abs(_side(fitted) / _side(truth) - 1) < 0.05, round_
+
+
+def test_a_tile_framed_in_its_colour_is_cut_at_its_edge_not_inside_its_frame():
+    # white paper framed in blue, a twentieth of the side wide, on a brown table of about
+    # the frame's grey: in grey the frame's inner edge is the steepest step by far
+    k = 4
+    frame = np.full((240 * k, 320 * k, 3), (40, 90, 170), np.uint8)
+    centre, side = np.array([160.0, 120.0]), 60.0
+    box = cv2.boxPoints(((centre[0], centre[1]), (side, side), 20.0))
+    inner = centre + (box - centre) * 0.9
+    cv2.fillConvexPoly(frame, np.round((box + 0.5) * k - 0.5).astype(np.int32), (180, 110, 20))
+    cv2.fillConvexPoly(frame, np.round((inner + 0.5) * k - 0.5).astype(np.int32), (245, 245, 240))
+    frame = cv2.GaussianBlur(cv2.resize(frame, (320, 240), interpolation=cv2.INTER_AREA), (0, 0), 1)
+    truth = order_corners(box)
+    wide = (centre + (truth - centre) * 1.06).astype(np.float32)
+    fitted = fitted_to_edge(frame, wide, False, framed=True)
+    assert abs(_side(fitted) / _side(truth) - 1) < 0.03
