@@ -37,16 +37,20 @@ import numpy as np
 from vision.rectify import patch_mask
 
 NEUTRAL_KELVIN = 6500.0
-#: Blur (pixels of a 40 px patch) of a patch before two members are compared...
-PAIR_BLUR = 1.0
+#: Blur (pixels of a 40 px patch) of a patch before two members are compared: only enough
+#: to quiet the camera's noise, so that the blur the faces are given below is the photo's.
+PAIR_BLUR = 0.5
 #: ...and the blurs of the faces it is compared with: the one under which the piece's
-#: first member fits it best stands for the photo's own blur there. A face sharper
-#: than the photo favours the plainer twin (a heart's thin outline fits a soft patch
-#: worse than no heart does); one blur for all photos cost as many hearts on sharp
-#: photos as it gained on soft ones. Over four styles' middle and hard photos, a
-#: choice of 1.0 or 1.4 read 7 more tiles right than 1.0 alone and lost none; three
-#: choices (up to 1.6 or 1.8) gained less.
-FACE_BLURS = (1.0, 1.4)
+#: first member fits it best stands for the photo's own blur there. A face sharper or
+#: softer than the photo favours the wrong twin (a heart's thin outline, a dot, a pale
+#: shape fit a soft patch worse or better than they should), so the choice must span the
+#: blurs photos show: a patch of a small, soft tile (35 px, a blur of 1.4 px) is as soft
+#: as a face blurred by 2 to 2.5 here, a sharp one as a face blurred by 0.5 to 1. With a
+#: patch blurred by 1.0 and faces by 1.0 or 1.4 only, a quarter of the pieces of the hard
+#: photos were softer than the softest face, and their hearts were a coin's toss: this
+#: choice read 14 more hearts right on the hard photos of six styles (seeds 7, 31, 555,
+#: 2024 and 99) and lost none; a patch left unblurred read about as well.
+FACE_BLURS = (0.5, 1.0, 1.5, 2.0, 2.5)
 #: Shifts (pixels of a 40 px patch, per axis) each of two close members may take: about
 #: how far off its place the structure stage leaves a piece.
 PAIR_SHIFTS = (-1.5, -0.75, 0.0, 0.75, 1.5)
@@ -292,7 +296,7 @@ class _Memory:
             self.pairs,
             (key, i, j, blur),
             lambda: _learn_pair(faces.blurred[blur, i], faces.blurred[blur, j], mask),
-            8 * len(FACE_BLURS) * self.limit,  # a pair holds some 200 kB
+            16 * self.limit,  # a pair holds some 200 kB
         )
 
     def _keep(self, store: OrderedDict, key: tuple, make, limit: int):
