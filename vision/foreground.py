@@ -29,6 +29,9 @@ outline of one object or of several touching ones.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
 import cv2
 import numpy as np
 
@@ -159,8 +162,26 @@ def downscale(image_bgr: np.ndarray, width: int) -> tuple[np.ndarray, float]:
     return small, scale
 
 
+@dataclass(frozen=True)
+class Foreground:
+    """What stands out from the table, and what a checked cloth says of it."""
+
+    #: uint8, 255 where an object lies (see :func:`object_mask`).
+    mask: np.ndarray
+    #: On a checked cloth whose lattice was read: 255 where the cloth stops repeating
+    #: itself (:func:`cloth_breaks`), at the mask's size; None elsewhere. A piece lying on
+    #: such a cloth breaks the repetition over most of it; a ring of the check's own
+    #: cells, which a search for rims finds, breaks none of it.
+    broken: np.ndarray | None = None
+
+
 def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
     """A uint8 mask (255 = object) of everything that stands out from the table."""
+    return find_foreground(small_bgr, config).mask
+
+
+def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
+    """The object mask (see :func:`object_mask`) and where a checked cloth repeats."""
     blurred = cv2.GaussianBlur(small_bgr, (3, 3), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB)
     distance = _distance(lab, table_colour(lab, config))
@@ -171,44 +192,72 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
     # a gingham seen close up is half its mixed colour, which the local average is:
     # its median pixel is table-like, but a quarter of it stands far out
     patterned = texture > config.pattern_texture or upper > PATTERN_UPPER * config.pattern_texture
+    broken = None
     if not patterned:
         threshold = max(config.foreground_min_distance, config.foreground_noise_factor * texture)
         mask = _solid((distance > threshold).astype(np.uint8) * 255)
     else:
-        # A patterned cloth differs from its own local average everywhere; what is one
-        # of the table's own colours (seen along the frame's edges) is still table.
-        even = cv2.cvtColor(lighting_normalised(blurred, config), cv2.COLOR_BGR2LAB)
-        palette = table_palette(even)
-        labels, near = nearest_colour(even, palette, config.palette_distance)
-        colour = (near > config.palette_distance) & (distance > config.foreground_min_distance)
-        mask = _solid(colour.astype(np.uint8) * 255)
-        # the spacing is read on every other pixel: a quarter of the cost, and cells
-        # 4 px wide still leave runs of 2 there
-        half = (slice(None, None, 2), slice(None, None, 2))
-        pattern = pattern_objects(labels[half], len(palette), band[half], mask[half])
-        # every cloth colour: a pale tile's paper ground on a gingham's pale cells, and
-        # a tile printed on the cloth's own green or red (the cells clinging to it are
-        # opened away)
-        cells = colour_pieces(labels[half], len(palette))
-        grounds = oversized_cells(
-            cells, band[half], mask[half], darkest=int(np.argmin(palette[:, 0]))
-        )
-        if grounds is not None:
-            pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
-        # and where the cloth stops repeating itself: a pale tile whose figure and edge
-        # are in the cloth's own colours, under two cells wide
-        breaks = lattice_breaks(labels[half], cells, band[half], mask[half])
-        if breaks is not None:
-            pattern = breaks if pattern is None else cv2.bitwise_or(pattern, breaks)
-        if pattern is not None:
-            size = (mask.shape[1], mask.shape[0])
-            pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
-            mask = cv2.bitwise_or(mask, pattern)
+        mask, broken = _cloth_objects(blurred, distance, band, config)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     outlines = None if patterned else outline_mask(lab, config)
     if outlines is not None:
         mask = cv2.bitwise_or(mask, outlines)
-    return without_lines(fill_holes(mask))
+    return Foreground(without_lines(fill_holes(mask)), broken)
+
+
+def _cloth_objects(
+    blurred: np.ndarray, distance: np.ndarray, band: np.ndarray, config: VisionConfig
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The objects on a patterned cloth (0/255, before closing), and where it stops
+    repeating itself (see :attr:`Foreground.broken`).
+
+    A patterned cloth differs from its own local average everywhere; what is one of the
+    table's own colours (seen along the frame's edges) is still table.
+    """
+    even = cv2.cvtColor(lighting_normalised(blurred, config), cv2.COLOR_BGR2LAB)
+    palette = table_palette(even)
+    labels, near = nearest_colour(even, palette, config.palette_distance)
+    colour = (near > config.palette_distance) & (distance > config.foreground_min_distance)
+    mask = _solid(colour.astype(np.uint8) * 255)
+    size = (mask.shape[1], mask.shape[0])
+    # the spacing is read on every other pixel: a quarter of the cost, and cells
+    # 4 px wide still leave runs of 2 there
+    half = (slice(None, None, 2), slice(None, None, 2))
+    pattern = pattern_objects(labels[half], len(palette), band[half], mask[half])
+    # every cloth colour: a pale tile's paper ground on a gingham's pale cells, and
+    # a tile printed on the cloth's own green or red (the cells clinging to it are
+    # opened away)
+    cells = colour_pieces(labels[half], range(len(palette)))
+    grounds = oversized_cells(cells, band[half], mask[half], darkest=int(np.argmin(palette[:, 0])))
+    if grounds is not None:
+        pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
+    # and where the cloth stops repeating itself: a pale tile whose figure and edge
+    # are in the cloth's own colours, under two cells wide
+    fine = None
+    found = cloth_breaks(labels[half], cells, band[half])
+    if found is not None:
+        breaks = break_objects(*found, mask[half])
+        if breaks is not None:
+            pattern = breaks if pattern is None else cv2.bitwise_or(pattern, breaks)
+        broken = cv2.resize(found[0], size, interpolation=cv2.INTER_NEAREST)
+    elif finer := _compared_finer(cells, band[half]):
+        # a check too fine to compare with itself at half scale is compared at the full
+        # work scale: there a tile under three cells wide is still broken over most of it
+        found = cloth_breaks(labels, colour_pieces(labels, finer), band)
+        if found is not None:
+            fine = break_objects(*found, mask)
+            broken = found[0]
+    if found is None:
+        broken = None
+    if pattern is not None:
+        pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
+    if fine is not None:
+        # the other cues outline what they find more sharply than a break does
+        fine = _untouched(_pale_grounds(fine, labels, palette), pattern)
+        pattern = fine if pattern is None else cv2.bitwise_or(pattern, fine)
+    if pattern is not None:
+        mask = cv2.bitwise_or(mask, pattern)
+    return mask, broken
 
 
 def _solid(mask: np.ndarray) -> np.ndarray:
@@ -449,13 +498,13 @@ def pattern_objects(
 ColourPieces = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
-def colour_pieces(labels: np.ndarray, colours: int) -> list[ColourPieces]:
-    """Each cloth colour's connected pieces, found once for the cells' size and spacing.
+def colour_pieces(labels: np.ndarray, colours: Iterable[int]) -> list[ColourPieces]:
+    """The cloth ``colours``' connected pieces, found once for the cells' size and spacing.
 
     Pieces join only along their sides: a gingham's pale cells meet at their corners.
     """
     found = []
-    for k in range(colours):
+    for k in colours:
         is_k = (labels == k).astype(np.uint8)
         _, pieces, stats, centres = cv2.connectedComponentsWithStats(is_k, connectivity=4)
         found.append((pieces, stats, centres))
@@ -546,10 +595,11 @@ def _shaped_like_pieces(objects: np.ndarray) -> np.ndarray:
     return shaped
 
 
-def lattice_breaks(
-    labels: np.ndarray, cells: list[ColourPieces], band: np.ndarray, seen: np.ndarray
-) -> np.ndarray | None:
-    """Objects on a checked cloth found where the cloth stops repeating itself.
+def cloth_breaks(
+    labels: np.ndarray, cells: list[ColourPieces], band: np.ndarray
+) -> tuple[np.ndarray, float] | None:
+    """Where a checked cloth stops repeating itself (0/255, at the scale of ``labels``),
+    and its cells' area; None where no regular lattice is read.
 
     A checked cloth is periodic: one period along either of its axes lands on a cell of
     the same colour. The period is read from the centres of one colour's separate cells
@@ -559,8 +609,7 @@ def lattice_breaks(
     a pale tile whose figure is in the cloth's own colours, which neither colour nor any
     one colour's spacing can tell from the cloth. Light and shadow change slowly over a
     period, so they leave the repetition intact, where they break a colour's spacing or
-    join its cells. Breaks that colour (``seen``) already outlines for the most part are
-    left to it, which outlines them more sharply (:data:`PATTERN_SEEN_MAX`).
+    join its cells.
     """
     found = _cloth_lattice(labels, cells, band)
     if found is None:
@@ -586,6 +635,16 @@ def lattice_breaks(
             )
             cv2.bitwise_and(broken, cv2.compare(moved, labels, cv2.CMP_NE), dst=broken)
     broken[labels == NO_COLOUR] = 255  # what is no cloth colour is no cloth
+    return broken, cell
+
+
+def break_objects(broken: np.ndarray, cell: float, seen: np.ndarray) -> np.ndarray | None:
+    """The objects lying on a checked cloth where it stops repeating itself
+    (``broken``, :func:`cloth_breaks`; ``cell`` its cells' area), as 0/255.
+
+    Breaks that colour (``seen``) already outlines for the most part are left to it,
+    which outlines them more sharply (:data:`PATTERN_SEEN_MAX`).
+    """
     side = round(float(np.sqrt(cell))) | 1  # odd: centred on the pixel
     share = cv2.blur(broken, (side, side))
     # hysteresis: a break's core, out to where it fades into the cloth's seams
@@ -613,7 +672,7 @@ def lattice_breaks(
     broken = cv2.morphologyEx(broken, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
     broken_beside = broken.copy()
     broken_beside[~clear] = 0
-    objects = np.zeros(labels.shape, np.uint8)
+    objects = np.zeros(broken.shape, np.uint8)
     for index in np.flatnonzero(keep | beside):
         x, y, w, h = stats[index, :4]
         source = broken_beside if beside[index] else broken
@@ -636,13 +695,66 @@ def _cloth_lattice(
     that the frame's edges repeat well under is taken, the cell's own period first (on a
     checkerboard the diagonal is the period).
     """
-    rows, cols = np.nonzero(band[::2, ::2])
-    pick = slice(None, None, max(1, len(rows) // LATTICE_SAMPLES))
-    rows, cols = 2 * rows[pick], 2 * cols[pick]
+    rows, cols = _band_samples(band)
     here = labels[rows, cols]
     on_cloth = here != NO_COLOUR
     points = np.column_stack([cols[on_cloth], rows[on_cloth]]).astype(np.float32)
     here = here[on_cloth]
+    offers = [offer for offer in _cell_offers(cells, rows, cols) if offer[1] >= CELL_MIN_SIDE**2]
+    for _, cell, centres in sorted(offers, key=lambda offer: -offer[0]):
+        axes = _period_fields(centres)
+        if axes is None:
+            continue
+        a, b = axes
+        for pair in ([a, b], [a + b, a - b]):
+            if min(_repeats(labels, points, here, coef) for coef in pair) >= LATTICE_REPEAT_MIN:
+                return pair, cell
+    return None
+
+
+def _pale_grounds(objects: np.ndarray, labels: np.ndarray, palette: np.ndarray) -> np.ndarray:
+    """The regions of ``objects`` (0/255) whose commonest cloth colour is not its darkest.
+
+    A break only two cells wide takes in the corners that happen to repeat the cloth, so
+    a square tile in the cloth's dark colour comes out round (read as a token); its
+    ground is found whole where that colour spreads (:func:`oversized_cells`).
+    """
+    count, regions = cv2.connectedComponents(objects)
+    inside = regions > 0
+    ids, colours = regions[inside], labels[inside]
+    on_cloth = colours != NO_COLOUR
+    darkest = int(np.argmin(palette[:, 0]))
+    shares = np.zeros((count, len(palette)))
+    np.add.at(shares, (ids[on_cloth], colours[on_cloth]), 1)
+    dark = shares.argmax(axis=1) == darkest
+    dark[0] = True
+    return np.where(dark[regions], 0, objects).astype(np.uint8)
+
+
+def _untouched(objects: np.ndarray, others: np.ndarray | None) -> np.ndarray:
+    """The regions of ``objects`` (0/255) that touch none of ``others``."""
+    if others is None:
+        return objects
+    count, regions = cv2.connectedComponents(objects)
+    touching = np.zeros(count, bool)
+    touching[regions[others > 0]] = True
+    touching[0] = True
+    return np.where(touching[regions], 0, objects).astype(np.uint8)
+
+
+def _band_samples(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of about :data:`LATTICE_SAMPLES` pixels of the frame's edges."""
+    rows, cols = np.nonzero(band[::2, ::2])
+    pick = slice(None, None, max(1, len(rows) // LATTICE_SAMPLES))
+    return 2 * rows[pick], 2 * cols[pick]
+
+
+def _cell_offers(
+    cells: list[ColourPieces], rows: np.ndarray, cols: np.ndarray
+) -> list[tuple[int, float, np.ndarray]]:
+    """The colours laid in enough regular cells to read a period from: each one's count
+    of such cells, the area of the cell holding a typical pixel of it (on the frame's
+    edges, sampled at ``rows``, ``cols``), and the regular cells' centres."""
     offers = []
     for pieces, stats, centres in cells:
         area = stats[:, cv2.CC_STAT_AREA]
@@ -655,17 +767,23 @@ def _cloth_lattice(
             (area > CELL_AREA_RANGE[0] * cell) & (area < CELL_AREA_RANGE[1] * cell)
         )
         regular = regular[regular > 0]
-        if cell >= CELL_MIN_SIDE**2 and len(regular) >= LATTICE_MIN_CELLS:
+        if len(regular) >= LATTICE_MIN_CELLS:
             offers.append((len(regular), cell, centres[regular].astype(np.float32)))
-    for _, cell, centres in sorted(offers, key=lambda offer: -offer[0]):
-        axes = _period_fields(centres)
-        if axes is None:
-            continue
-        a, b = axes
-        for pair in ([a, b], [a + b, a - b]):
-            if min(_repeats(labels, points, here, coef) for coef in pair) >= LATTICE_REPEAT_MIN:
-                return pair, cell
-    return None
+    return offers
+
+
+def _compared_finer(cells: list[ColourPieces], band: np.ndarray) -> list[int]:
+    """The colours whose cells could set the cloth's period at the full work size, where
+    every colour's cells (``cells``, at half the work size) are too small for it there."""
+    rows, cols = _band_samples(band)
+    offered = {
+        k: cell
+        for k, colour in enumerate(cells)
+        for _, cell, _ in _cell_offers([colour], rows, cols)
+    }
+    if not offered or max(offered.values()) >= CELL_MIN_SIDE**2:
+        return []
+    return [k for k, cell in offered.items() if cell >= CELL_MIN_SIDE**2 / 4]
 
 
 def _repeats(labels: np.ndarray, points: np.ndarray, here: np.ndarray, coef: np.ndarray) -> float:

@@ -47,7 +47,7 @@ from vision.colour import FrameColours, colour_mask, upright
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
 from vision.discs import circle_split, disc_split, is_single_disc
-from vision.foreground import downscale, object_mask
+from vision.foreground import downscale, find_foreground
 from vision.imageio import MAX_PIXELS, ImageError
 from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, match_structure
@@ -80,6 +80,10 @@ _KINDS_APART = 0.15
 _RIM_REACH = 2.5
 #: Rims of a smaller radius than this (working pixels) are looked for in the full frame.
 _RIM_FINE = 6.0
+#: A rim on a checked cloth holds a piece when the cloth stops repeating itself over at
+#: least this share of the disc of 0.7 its radius (tiles on a fine check measured 0.63
+#: and more, rings of the check's own cells 0.02 and less).
+_RIM_BREAK_MIN = 0.3
 #: A blob this share of a tile's area may be the figure of a tile the mask lost...
 _FRAGMENT_SHARE = (0.05, 0.7)
 #: ...and the tile around it is looked for where the edges show its outline best
@@ -218,7 +222,8 @@ class Recogniser:
         if correction is not None:
             image = correction.correct_colours(image)
         small, scale = downscale(image, self.config.work_width)
-        mask = object_mask(small, self.config)
+        foreground = find_foreground(small, self.config)
+        mask = foreground.mask
         lap("foreground")
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         blobs = self._blobs(mask, scale)
@@ -249,7 +254,7 @@ class Recogniser:
         if found:
             chosen += found
             size_at = size_at or self._size_model(chosen, calibrated)
-        chosen = self._look_again(pyramid, blobs, grey, scale, chosen, size_at)
+        chosen = self._look_again(pyramid, blobs, grey, scale, chosen, size_at, foreground.broken)
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
         side_px = size_at((width / 2, height / 2)) if size_at else None
@@ -803,6 +808,7 @@ class Recogniser:
         scale: float,
         chosen: list[_Scored],
         size_at: SizeModel | None,
+        broken: np.ndarray | None = None,
     ) -> list[_Scored]:
         """The chosen pieces, with round tiles and tokens the object mask missed added,
         found by their rims.
@@ -834,7 +840,7 @@ class Recogniser:
             ratio = median_of([s.candidate.side / size_at(s.candidate.center) for s in known])
             firm = [s for s in chosen if not self._doubtful(s, ratio * size_at(s.candidate.center))]
             candidates = self._rims(
-                pyramid, grey, scale, firm + found, known, loose, size_at, ratio
+                pyramid, grey, scale, firm + found, known, loose, size_at, ratio, broken
             )
             # a rim of a tile's size holds a tile (its figure alone may look like a token)
             kind = self._token_groups if token else ~self._token_groups
@@ -1331,10 +1337,13 @@ class Recogniser:
         loose: list[tuple[float, float]],
         size_at: SizeModel,
         ratio: float,
+        broken: np.ndarray | None = None,
     ) -> list[Candidate]:
         """Circles ``ratio`` times a tile's size among the frame's edges near the known
         pieces and the ``loose`` points, where nothing lies yet, each cut in the shape
-        of the nearest known piece."""
+        of the nearest known piece. On a checked cloth compared with itself (``broken``,
+        see :attr:`vision.foreground.Foreground.broken`) a circle must hold a break of
+        its repetition: the check's own cells form rings of a tile's size."""
 
         def sizes(point: tuple[float, float]) -> float:
             return ratio * size_at(point)
@@ -1383,6 +1392,8 @@ class Recogniser:
             centre = np.array([(x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5])
             side = sizes((float(centre[0]), float(centre[1])))
             if abs(2 * radius * scale / side - 1) > 0.25:
+                continue
+            if broken is not None and _unbroken(broken, x, y, radius):
                 continue
             if any(_distance(s.candidate.center, centre) < 0.6 * side for s in taken):
                 continue
@@ -1687,6 +1698,15 @@ def _blob_centre(blob: Blob, scale: float) -> tuple[float, float]:
     """The middle of a blob's bounding rectangle, in full-frame pixels."""
     (x, y), _, _ = blob.box
     return (x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5
+
+
+def _unbroken(broken: np.ndarray, x: float, y: float, radius: float) -> bool:
+    """Whether the middle of the circle at (``x``, ``y``) of ``radius`` (working px) is
+    cloth that repeats itself (``broken``: 255 where it does not)."""
+    disc = np.zeros(broken.shape, np.uint8)
+    cv2.circle(disc, (round(x), round(y)), max(1, round(0.7 * radius)), 255, -1)
+    inside = disc > 0
+    return float(np.mean(broken[inside] > 0)) < _RIM_BREAK_MIN
 
 
 def _clear_of(centre: tuple[float, float] | np.ndarray, pieces: list[_Scored]) -> bool:

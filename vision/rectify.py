@@ -92,28 +92,45 @@ class Pyramid:
         target = np.array([[-0.5, -0.5], [edge, -0.5], [edge, edge], [-0.5, edge]], np.float32)
         grid = _patch_grid(patch_px)  # 3×P²
         corners = np.asarray(quads, np.float32)  # N×4×2
+        # a remap's maps are under 2**15 rows: the patches are stacked in batches that fit
+        batch = (2**15 - 1) // patch_px
         for level in sorted(set(levels)):
-            chosen = [i for i, lv in enumerate(levels) if lv == level]
-            sources = corners[chosen] / 2**level - 0.5
-            homographies = np.stack([cv2.getPerspectiveTransform(target, q) for q in sources])
-            mapped = homographies.astype(np.float32) @ grid  # N×3×P²
-            # each coordinate divided out on its own: maps the remap takes without a copy
-            map_x = (mapped[:, 0] / mapped[:, 2]).reshape(-1, patch_px)
-            map_y = (mapped[:, 1] / mapped[:, 2]).reshape(-1, patch_px)
-            cut = cv2.remap(
-                self._sampled(level),
-                map_x,
-                map_y,
-                cv2.INTER_LINEAR,
-                borderMode=cv2.BORDER_REPLICATE,
-            )
-            if cut.ndim == 3 and cut.shape[2] == 4 and out.shape[3] == 3:
-                cut = cv2.cvtColor(cut, cv2.COLOR_BGRA2BGR)  # the unused channel let go
-            cut = cut.reshape(len(chosen), patch_px, patch_px, -1)
-            if len(chosen) == len(quads):
-                return cut
-            out[chosen] = cut
+            at_level = [i for i, lv in enumerate(levels) if lv == level]
+            for start in range(0, len(at_level), batch):
+                chosen = at_level[start : start + batch]
+                cut = self._cut(corners[chosen], level, target, grid, patch_px, out.shape[3])
+                if len(chosen) == len(quads):
+                    return cut
+                out[chosen] = cut
         return out
+
+    def _cut(
+        self,
+        corners: np.ndarray,
+        level: int,
+        target: np.ndarray,
+        grid: np.ndarray,
+        patch_px: int,
+        channels: int,
+    ) -> np.ndarray:
+        """The quads ``corners`` (N×4×2, full-size pixels) cut from one pyramid level in
+        one remap (N×P×P×``channels``)."""
+        sources = corners / 2**level - 0.5
+        homographies = np.stack([cv2.getPerspectiveTransform(target, q) for q in sources])
+        mapped = homographies.astype(np.float32) @ grid  # N×3×P²
+        # each coordinate divided out on its own: maps the remap takes without a copy
+        map_x = (mapped[:, 0] / mapped[:, 2]).reshape(-1, patch_px)
+        map_y = (mapped[:, 1] / mapped[:, 2]).reshape(-1, patch_px)
+        cut = cv2.remap(
+            self._sampled(level),
+            map_x,
+            map_y,
+            cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        if cut.ndim == 3 and cut.shape[2] == 4 and channels == 3:
+            cut = cv2.cvtColor(cut, cv2.COLOR_BGRA2BGR)  # the unused channel let go
+        return cut.reshape(len(corners), patch_px, patch_px, -1)
 
     def _level_for(self, side: float, patch_px: int) -> int:
         level = 0

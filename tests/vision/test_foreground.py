@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.foreground import object_mask
+from vision.foreground import find_foreground, object_mask
 
 WIDTH, HEIGHT = 640, 360
 PALE = (228, 232, 236)
@@ -351,3 +351,37 @@ def test_a_tile_in_the_cloths_colours_beside_a_coloured_one_breaks_the_repetitio
     mask = object_mask(camera(frame), config)
     for (centre, _), tile in zip(placed, tiles, strict=True):
         assert coverage(mask, tile) > 0.5, centre
+
+
+def test_pale_round_tiles_under_three_cells_wide_on_a_fine_check_are_whole(
+    config: VisionConfig,
+) -> None:
+    # cells 8 px across are too small to compare the cloth with itself at half scale,
+    # and a tile not three cells wide leaves no pale ground wider than the cloth's own
+    # cells: only the full scale shows the cloth failing to repeat over the whole tile
+    frame = checked_cloth(cell=8)
+    placed = [((150, 110), 8), ((330, 200), 9), ((480, 120), 8), ((240, 270), 9)]
+    for centre, radius in placed:
+        pale_disc(frame, centre, radius)
+    mask = object_mask(camera(frame), config)
+    tiles = [disc_mask(centre, radius) for centre, radius in placed]
+    for (centre, _), tile in zip(placed, tiles, strict=True):
+        assert coverage(mask, tile) > 0.75, centre
+    assert _beyond(mask, tiles, 4) < 0.002 * mask.size
+
+
+def test_a_fine_check_is_told_where_it_stops_repeating_and_nowhere_else(
+    config: VisionConfig,
+) -> None:
+    # what a search for rims relies on: its rings of the check's own cells, a tile's size,
+    # lie where the cloth repeats itself, a tile where it does not
+    frame = checked_cloth(cell=8)
+    placed = [((150, 110), 9), ((330, 200), 9)]
+    for centre, radius in placed:
+        pale_disc(frame, centre, radius)
+    broken = find_foreground(camera(frame), config).broken
+    assert broken is not None
+    for centre, radius in placed:
+        assert coverage(broken, disc_mask(centre, radius)) > 0.6, centre
+    for centre in [(480, 120), (240, 270), (560, 300)]:
+        assert coverage(broken, disc_mask(centre, 9)) < 0.1, centre

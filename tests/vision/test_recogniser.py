@@ -148,14 +148,14 @@ def test_a_clear_tile_whose_heart_is_a_close_call_is_still_reported(square_set):
 def _mask_changed(monkeypatch, image, change) -> None:
     """Let the object mask of ``image`` miss something: ``change(mask, scale)`` edits
     the real one (``scale`` full-frame pixels to one of the mask's)."""
-    real_mask = recogniser_module.object_mask
+    real_foreground = recogniser_module.find_foreground
 
     def changed(small, config):
-        mask = real_mask(small, config)
-        change(mask, image.shape[1] / small.shape[1])
-        return mask
+        found = real_foreground(small, config)
+        change(found.mask, image.shape[1] / small.shape[1])
+        return found
 
-    monkeypatch.setattr(recogniser_module, "object_mask", changed)
+    monkeypatch.setattr(recogniser_module, "find_foreground", changed)
 
 
 def _round_tile_lost(round_set, monkeypatch, keep_figure: bool):
