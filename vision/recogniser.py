@@ -57,6 +57,7 @@ from vision.outlines import (
     fitted_to_edge,
     has_outline,
     outline_contrast,
+    outline_evenness,
     square_by_outline,
     square_quad,
 )
@@ -64,7 +65,7 @@ from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.shapes import discs_of_radius, rim_ellipse, squares_of_side
 from vision.tileset import TileSet
-from vision.token_rows import as_the_rules_allow
+from vision.token_rows import as_the_rules_allow, printed_groups
 
 #: The side of a tile in full-frame pixels expected at a point of the frame.
 SizeModel = Callable[[tuple[float, float]], float]
@@ -824,19 +825,51 @@ class Recogniser:
             # token-sized cuts found more dice and figures than tokens
             score = self._score_structure if token else self._score_shifted
             first = score(pyramid, candidates, kind)
-            found += [
-                s
-                for s in self._kept(
-                    pyramid,
-                    self._realigned(pyramid, first, kind),
-                    self.config.second_look_min,
-                    size_at,
-                    grey,
-                    scale,
-                )
-                if _clear_of(s.candidate.center, firm + found)
-            ]
+            kept = self._kept(
+                pyramid,
+                self._realigned(pyramid, first, kind),
+                self.config.second_look_min,
+                size_at,
+                grey,
+                scale,
+            )
+            if token:
+                kept = self._not_printed_arcs(pyramid, grey, scale, kept)
+            found += [s for s in kept if _clear_of(s.candidate.center, firm + found)]
         return _displaced(chosen, _one_per_place(found)[0])
+
+    def _not_printed_arcs(
+        self, pyramid: Pyramid, grey: np.ndarray, scale: float, rims: list[_Scored]
+    ) -> list[_Scored]:
+        """The tokens found by their rims, less the printed arcs among them.
+
+        A token's rim steps all round; a printed crescent (the deposit mat's moons)
+        is a circle's arc over half a token's rim, matches a token's face (0.70-0.78
+        on the rendered photos) and passes the median outline test, but steps along
+        only part of it (:func:`vision.outlines.outline_evenness`). Its copies printed
+        beside it (side by side and evenly spaced, as :func:`printed_groups` finds
+        them) are the same print even where one of them happens to step evenly, so
+        they go with it: else one copy left of three is reported as a token, where
+        the three together would have been turned down as a print.
+        """
+        least = self.config.token_outline_even_min
+        image = pyramid.levels[0]
+        uneven = {
+            k
+            for k, s in enumerate(rims)
+            if outline_evenness(grey, fitted_to_edge(image, s.candidate.quad, True), scale, True)
+            < least
+        }
+        if not uneven:
+            return rims
+        alike = [
+            TokenDetection(None, True, s.candidate.center, s.candidate.polygon(), s.score)
+            for s in rims
+        ]
+        for group in printed_groups(alike):
+            if uneven.intersection(group):
+                uneven.update(group)
+        return [s for k, s in enumerate(rims) if k not in uneven]
 
     def _beside_blocks(
         self,
