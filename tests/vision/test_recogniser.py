@@ -440,6 +440,18 @@ def test_a_token_row_the_mask_kept_only_specks_of_is_found_by_its_rims(
     ]
 
 
+def test_a_die_lying_alone_on_a_dark_table_is_no_token(square_set, square_recogniser):
+    # hard level, seed 31, as `companion evaluate --seed 31` renders its fourth photo: a
+    # blurred die 31 px across on a dark cloth aligns as a token's back (0.67); tokens
+    # lie in players' rows, and one alone must match clearly
+    photo = evaluation_photo(square_set, 31, 2, 3)
+    result = square_recogniser.detect(photo.image)
+    score = score_photo(photo, result, 2, 3)
+    assert score.token_false_positives == 0
+    assert score.tokens_right == score.tokens == 11
+    assert sum("a token alone" in r.reason for r in result.rejected) == 1
+
+
 def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_recogniser):
     # hard level, as `companion evaluate` renders its twelfth photo: the deposit mat's
     # printed moons, cut as a row of discs, all match a vampire tile a little
