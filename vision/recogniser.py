@@ -238,7 +238,7 @@ class Recogniser:
         chosen = self._look_again(pyramid, blobs, grey, scale, chosen, size_at)
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
-        chosen, alone = self._tokens_in_company(chosen)
+        chosen, alone = self._tokens_in_company(pyramid, grey, scale, chosen, size_at)
         rejected += alone
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
@@ -877,31 +877,75 @@ class Recogniser:
         return [s for k, s in enumerate(rims) if k not in uneven]
 
     def _tokens_in_company(
-        self, chosen: list[_Scored]
+        self,
+        pyramid: Pyramid,
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
     ) -> tuple[list[_Scored], list[RejectedCandidate]]:
         """The chosen pieces, less the tokens lying alone (see :data:`_LONE_REACH`) that
-        match a token's face only loosely, which are turned down.
+        match a token's face only loosely: each is a tile where it clearly matches one
+        (:meth:`_as_tile`), else turned down.
 
         Tokens lie in players' rows; one alone on the table is rare, and what else is
         token-sized and round enough lies alone: a die on a dark table (a pale square
         with dark pips, blurred, aligns as a back), a piece of the deposit mat's print,
-        a tile's figure where a cloth of its colour hid the tile. On six styles' hard
-        photos the pieces read as tokens alone were 23 such things, matched 0.65-0.79
-        (and two pieces of the mat cut at a tile's size, 0.89 and 0.93), and one real
-        token, matched 0.86; in rows, 1424 real tokens and 10 others.
+        a tile's figure where a cloth of its colour hid the tile, a tile aligned as a
+        back. On six styles' hard photos the pieces read as tokens alone were 23 such
+        things, matched 0.65-0.79 (and two pieces of the mat cut at a tile's size, 0.89
+        and 0.93), and one real token, matched 0.86; in rows, 1424 real tokens and 10
+        others.
         """
         tokens = [s for s in chosen if self._is_token(s)]
         least = self.config.lone_token_min
         kept: list[_Scored] = []
         turned: list[RejectedCandidate] = []
         for s in chosen:
-            if self._is_token(s) and s.score < least and _alone(s, tokens):
-                c = s.candidate
-                reason = f"a token alone, not in a row, matched only {s.score:.2f}"
-                turned.append(RejectedCandidate(c.center, c.polygon(), reason))
-            else:
+            if not (self._is_token(s) and s.score < least and _alone(s, tokens)):
                 kept.append(s)
+                continue
+            tile = self._as_tile(pyramid, grey, scale, s, size_at)
+            if tile is not None and _clear_of(tile.candidate.center, kept):
+                kept.append(tile)
+                continue
+            c = s.candidate
+            reason = f"a token alone, not in a row, matched only {s.score:.2f}"
+            turned.append(RejectedCandidate(c.center, c.polygon(), reason))
         return kept, turned
+
+    def _as_tile(
+        self,
+        pyramid: Pyramid,
+        grey: np.ndarray,
+        scale: float,
+        s: _Scored,
+        size_at: SizeModel | None,
+    ) -> _Scored | None:
+        """A piece first read as a token, read again as a tile: cut as one (a round
+        tile from where the piece was first cut and where it was aligned; a square
+        tile where the edges show its outline best), and kept only on a clear match
+        (:attr:`VisionConfig.sure_tile_min`) of a tile's size. A round tile on a
+        wooden table aligns as a token's back (0.67) and matches its own face at 0.96
+        once cut again; dice, the mat's print and token-sized figures matched a tile
+        at 0.62 at most."""
+        if size_at is None or not self.tileset.has_tiles:
+            return None
+        c = s.candidate
+        side = size_at(c.center)
+        if self.tileset.tile_shape == "round":
+            cuts = [s.cut or c, c]
+        else:
+            square = self._outlined(grey, scale, np.array(c.center), side)
+            if square is None:
+                return None
+            cuts = [Candidate(square.astype(np.float32), False, c.blob, c.split, c.cover)]
+        tiles = ~self._token_groups
+        again = self._realigned(pyramid, self._score_structure(pyramid, cuts, tiles), tiles)
+        best = max(again, key=lambda t: t.score)
+        if best.score < self.config.sure_tile_min or self._rejection(best, side) is not None:
+            return None
+        return best
 
     def _beside_blocks(
         self,

@@ -452,6 +452,38 @@ def test_a_die_lying_alone_on_a_dark_table_is_no_token(square_set, square_recogn
     assert sum("a token alone" in r.reason for r in result.rejected) == 1
 
 
+def test_a_round_tile_aligned_as_a_token_s_back_alone_is_read_as_a_tile(
+    round_set, round_recogniser, monkeypatch
+):
+    # a tile on a wooden table aligned as a token's back (0.67 on the rendered photo):
+    # a token lying alone must match clearly, and read again as a tile it matches its
+    # own face
+    table = np.full((720, 1280, 3), (60, 110, 160), np.uint8)
+    names = ["blue-monk", "green-coffin", "yellow-maiden"]
+    for k, name in enumerate(names):
+        face = round_set.faces[Tile.parse(name)]
+        paste(table, face, np.array([300.0 + 250 * k, 360.0]), np.array([80.0, 80.0]), 20.0 * k)
+    noise = np.random.default_rng(3).normal(0, 3, table.shape).astype(np.int8)
+    table = cv2.add(table, noise, dtype=cv2.CV_8U)
+    back = round_recogniser.model.group_names.index("token-back")
+    look_again = Recogniser._look_again
+
+    def as_a_back(self, *args):
+        chosen = look_again(self, *args)
+        out = []
+        for s in chosen:
+            if abs(s.candidate.center[0] - 800) < 20:
+                match = replace(s.match, group=back, score=0.67)
+                s = replace(s, match=match)
+            out.append(s)
+        return out
+
+    monkeypatch.setattr(Recogniser, "_look_again", as_a_back)
+    result = round_recogniser.detect(table)
+    assert sorted(str(t.tile) for t in result.tiles) == sorted(names)
+    assert result.tokens == ()
+
+
 def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_recogniser):
     # hard level, as `companion evaluate` renders its twelfth photo: the deposit mat's
     # printed moons, cut as a row of discs, all match a vampire tile a little
