@@ -75,6 +75,8 @@ _SAMPLE_CELLS = 5
 #: A token with no other token within this many diameters (centre to centre) lies
 #: alone: not in a player's row, even one with a token between not read.
 _LONE_REACH = 2.6
+#: Why the pieces of a split mostly turned down are all turned down.
+_NOT_TILES = "part of something that is not tiles"
 #: The split number given to a block completed along its lattice.
 _LATTICE_SPLIT = 1000
 #: Tokens this much smaller than tiles (or more) are told from tiles by size too.
@@ -670,7 +672,7 @@ class Recogniser:
             few = len(members) >= 3 and len(passed) < self.config.split_accept_share * len(members)
             if too_little or few or _repeated_print(passed, self.config.size_anchor_score):
                 # a card or a printed mat cut into cells: a few cells may pass by chance
-                reasons = [r or "part of something that is not tiles" for r in reasons]
+                reasons = [r or _NOT_TILES for r in reasons]
             accepted = [
                 max(s.score, 0.0) if r is None else 0.0
                 for s, r in zip(members, reasons, strict=True)
@@ -689,13 +691,17 @@ class Recogniser:
         rejected: list[RejectedCandidate] = []
         for _, members, reasons in final.values():
             for s, reason in zip(members, reasons, strict=True):
-                if reason is None:
-                    # the split is chosen as a whole; each of its pieces may still have
-                    # been cut at the same place by another split into a clear match
-                    better = _best_in_place(s, scored)
-                    side = size_at(better.candidate.center) if size_at else None
-                    clear = better.score >= self.config.size_anchor_score
-                    chosen.append(better if clear and not self._rejection(better, side) else s)
+                # the split is chosen as a whole; each of its pieces may still have been
+                # cut at the same place by another split into a clear match, even one
+                # turned down as cut here (a pale token at a row's end, cut off its
+                # place by the row's split and matched under the least, lies clearly
+                # on the row's lattice), unless its whole split was turned down
+                better = _best_in_place(s, scored)
+                side = size_at(better.candidate.center) if size_at else None
+                clear = better.score >= self.config.size_anchor_score
+                clear = clear and not self._rejection(better, side)
+                if reason is None or (clear and not reason.startswith(_NOT_TILES)):
+                    chosen.append(better if clear else s)
                 else:
                     c = s.candidate
                     rejected.append(RejectedCandidate(c.center, c.polygon(), reason))

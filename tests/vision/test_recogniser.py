@@ -11,10 +11,12 @@ import pytest
 import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
-from vision.candidates import find_blobs
+from vision.candidates import Candidate, find_blobs
 from vision.config import VisionConfig
 from vision.evaluate import evaluate, evaluation_photo, score_photo
 from vision.imageio import ImageError
+from vision.matching import StructureMatch
+from vision.outlines import square_quad
 from vision.recogniser import Recogniser
 from vision.synth.camera import CameraEffects
 from vision.synth.scene import paste, render_photo
@@ -482,6 +484,28 @@ def test_a_round_tile_aligned_as_a_token_s_back_alone_is_read_as_a_tile(
     result = round_recogniser.detect(table)
     assert sorted(str(t.tile) for t in result.tiles) == sorted(names)
     assert result.tokens == ()
+
+
+def test_a_piece_turned_down_as_its_split_cut_it_keeps_a_clear_cut_at_its_place(
+    round_recogniser,
+):
+    # a row of three tokens: the chosen split cut its pale end off its place (matched
+    # 0.6, under the least a token needs), the row's lattice cut it clearly (0.78) and
+    # the rest of the row poorly, so the split wins as a whole
+    token = round_recogniser.model.group_names.index("token")
+    patch = np.zeros((40, 40, 3), np.float32)
+
+    def piece(x: float, split: int, score: float, side: float = 30.0) -> recogniser_module._Scored:
+        quad = square_quad(np.array([x, 200.0]), side / 2, 0.0).astype(np.float32)
+        candidate = Candidate(quad, True, 0, split, 1.0)
+        match = StructureMatch(token, 0.0, score, 0.5, token, 0.0)
+        return recogniser_module._Scored(candidate, patch, match)
+
+    row = [piece(100, 1, 0.9), piece(132, 1, 0.9), piece(166, 1, 0.6, side=34)]
+    lattice = [piece(100, 1000, 0.5), piece(132, 1000, 0.5), piece(164, 1000, 0.78)]
+    chosen, rejected, _ = round_recogniser._choose(None, row + lattice, None)
+    assert sorted(round(s.candidate.center[0]) for s in chosen) == [100, 132, 164]
+    assert rejected == []
 
 
 def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_recogniser):
