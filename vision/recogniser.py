@@ -77,6 +77,8 @@ _SAMPLE_CELLS = 5
 _LONE_REACH = 2.6
 #: Why the pieces of a split mostly turned down are all turned down.
 _NOT_TILES = "part of something that is not tiles"
+#: A blob of this share of a tile's area may be one tile cut off its place.
+_LONE_BLOB_SHARE = (0.5, 1.5)
 #: The split number given to a block completed along its lattice.
 _LATTICE_SPLIT = 1000
 #: Tokens this much smaller than tiles (or more) are told from tiles by size too.
@@ -239,6 +241,7 @@ class Recogniser:
             size_at = size_at or self._size_model(chosen, calibrated)
         chosen = self._look_again(pyramid, blobs, grey, scale, chosen, size_at)
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
+        chosen += self._lone_blobs_recut(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
         chosen, alone = self._tokens_in_company(pyramid, grey, scale, chosen, size_at)
         rejected += alone
@@ -1116,6 +1119,49 @@ class Recogniser:
         kept = self._kept(pyramid, aligned, self.config.second_look_min, size_at, grey, scale)
         found = [s for s in kept if _clear_of(s.candidate.center, firm)]
         return _displaced(chosen, _one_per_place(found)[0])
+
+    def _lone_blobs_recut(
+        self,
+        pyramid: Pyramid,
+        blobs: list[Blob],
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
+    ) -> list[_Scored]:
+        """Square tiles in blobs of about one tile's area that nothing explains, cut
+        again at the frame's tile size where the edges show a tile's outline.
+
+        A pale tile on a pale table leaves a blob of its figure and part of its
+        paper, a tile in a shadow one with the shadow's edge: cut by the blob, the piece
+        is too small or off its place and matches nothing (slate, seed 31, #5: three
+        tiles 37 px across cut at 28-38 px matched 0.51-0.57, and 0.98-1.00 once cut
+        at their outline). Kept on a clear match with an outline all round, as a
+        piece found by its edges (:meth:`_kept`).
+        """
+        if size_at is None or not self.tileset.has_tiles or self.tileset.tile_shape != "square":
+            return []
+        cells: list[Candidate] = []
+        for blob in blobs:
+            centre = _blob_centre(blob, scale)
+            side = size_at(centre)
+            share = blob.area * scale**2 / side**2
+            if not _LONE_BLOB_SHARE[0] <= share <= _LONE_BLOB_SHARE[1]:
+                continue
+            if not _clear_of(centre, chosen) or any(
+                _distance(centre, s.candidate.center) < 0.7 * side for s in chosen
+            ):
+                continue
+            square = self._outlined(grey, scale, np.array(centre), side)
+            if square is not None:
+                cells.append(Candidate(square.astype(np.float32), False, len(cells), 0))
+        if not cells:
+            return []
+        tiles = ~self._token_groups
+        first = self._score_structure(pyramid, cells, tiles)
+        aligned = self._realigned(pyramid, first, tiles)
+        kept = self._kept(pyramid, aligned, self.config.second_look_min, size_at, grey, scale)
+        return [s for s in _one_per_place(kept)[0] if _clear_of(s.candidate.center, chosen)]
 
     def _out_of_unexplained(
         self,
