@@ -115,6 +115,17 @@ class VisionConfig:
     outline_step_min: float = 12.0
     #: ...and at least this share of the steps a little inside and outside it.
     outline_share_min: float = 0.6
+    #: A token found by its rim alone needs an outline that steps all round: the lower
+    #: fifth of its steps at least this share of their median. The deposit mat's printed
+    #: moons are circles' arcs over half a token's rim (on six styles' hard photos, 38
+    #: rims on prints matched a token face at 0.70-0.78 and passed the median test: 31
+    #: measured 0.09-0.34 here, the rest up to 0.66; 67 real tokens found by their rims
+    #: measured 0.39-0.93). A print's other copies go with it (see the recogniser).
+    token_outline_even_min: float = 0.35
+    #: A token lying alone, in no row, must match a token's face at least this well
+    #: (what lay alone and matched under it on the rendered photos was a die, the mat's
+    #: print or a tile's figure, never a token).
+    lone_token_min: float = 0.8
     #: Pieces matching a tile face this well set the frame's tile size.
     size_anchor_score: float = 0.7
     #: Token diameter as a share of the tile size: wide, since print runs differ.

@@ -21,6 +21,9 @@ RINGS = (1.0, 0.85, 1.2)
 #: this many degrees.
 SEARCH_REACH = 0.35
 SEARCH_TURN_STEP = 5
+#: How evenly an outline steps is judged by this percentile of its steps (see
+#: :func:`outline_evenness`).
+EVEN_QUANTILE = 20
 
 
 def has_outline(
@@ -49,6 +52,34 @@ def outline_contrast(
     """The typical step in grey across a piece's outline (see :func:`outline_steps`),
     and the larger of the same a little inside and a little outside it (0, 0 for a
     piece off the frame): an outline that is the piece's edge stands out of both."""
+    rings = _ring_steps(grey, quad, scale, round_)
+    if rings is None:
+        return 0.0, 0.0
+    typical = [float(np.median(steps)) for steps in rings]
+    return typical[0], max(typical[1:])
+
+
+def outline_evenness(grey: np.ndarray, quad: np.ndarray, scale: float, round_: bool) -> float:
+    """How evenly a piece's outline steps all round: the lower fifth of its steps
+    (:data:`EVEN_QUANTILE`) over their median, 0 where it does not step at all.
+
+    A circle laid on a printed crescent (the deposit mat's moons) steps sharply along
+    the crescent's outer arc, over half of it, and hardly at all across the rest: its
+    median step is a clear edge, its lower fifth is not. A token's rim steps all round.
+    """
+    rings = _ring_steps(grey, quad, scale, round_)
+    if rings is None:
+        return 0.0
+    typical = float(np.median(rings[0]))
+    return float(np.percentile(rings[0], EVEN_QUANTILE)) / typical if typical > 0 else 0.0
+
+
+def _ring_steps(
+    grey: np.ndarray, quad: np.ndarray, scale: float, round_: bool
+) -> list[np.ndarray] | None:
+    """The steps across a piece's outline at each of its points (see
+    :func:`outline_steps`), on the outline and on each of :data:`RINGS`' further rings;
+    None for a piece off the frame."""
     work = (quad.astype(np.float64) + 0.5) / scale - 0.5
     centre = work.mean(axis=0)
     # only the piece and a margin around its outer ring are looked at
@@ -57,18 +88,23 @@ def outline_contrast(
     x0, y0 = np.maximum(np.floor(centre - reach), 0).astype(int)
     x1, y1 = np.minimum(np.ceil(centre + reach), [width, height]).astype(int)
     if x1 - x0 < 3 or y1 - y0 < 3:
-        return 0.0, 0.0
+        return None
     blurred = cv2.GaussianBlur(grey[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
     work -= (x0, y0)
     centre = work.mean(axis=0)
-    steps = [outline_steps(blurred, centre + (work - centre) * f, round_) for f in RINGS]
-    return steps[0], max(steps[1:])
+    return [_steps_across(blurred, centre + (work - centre) * f, round_) for f in RINGS]
 
 
 def outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:
     """The median step in grey across a piece's outline: a square's four sides, or
     the ellipse inside a round piece's box. Each step is the largest of a few offsets
     across the outline, as it is only known to a pixel or so."""
+    return float(np.median(_steps_across(blurred, quad, round_)))
+
+
+def _steps_across(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> np.ndarray:
+    """The step in grey across a piece's outline at each of its points (see
+    :func:`outline_steps`)."""
     height, width = blurred.shape
     points, normals = _outline_points(quad, round_)
     offsets = np.array([-1.0, 0.0, 1.0])
@@ -77,7 +113,7 @@ def outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:
     outer = np.clip(np.rint(across + normals[:, None, :]), 0, limit).astype(int)
     inner = np.clip(np.rint(across - normals[:, None, :]), 0, limit).astype(int)
     step = blurred[outer[..., 1], outer[..., 0]] - blurred[inner[..., 1], inner[..., 0]]
-    return float(np.median(np.abs(step).max(axis=1)))
+    return np.abs(step).max(axis=1)
 
 
 def square_by_outline(

@@ -57,6 +57,7 @@ from vision.outlines import (
     fitted_to_edge,
     has_outline,
     outline_contrast,
+    outline_evenness,
     square_by_outline,
     square_quad,
 )
@@ -64,13 +65,20 @@ from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.shapes import discs_of_radius, rim_ellipse, squares_of_side
 from vision.tileset import TileSet
-from vision.token_rows import as_the_rules_allow
+from vision.token_rows import as_the_rules_allow, printed_groups
 
 #: The side of a tile in full-frame pixels expected at a point of the frame.
 SizeModel = Callable[[tuple[float, float]], float]
 #: A blob cut in more ways than this is judged on a sample of each cut's cells first.
 _SPLITS_KEPT = 2
 _SAMPLE_CELLS = 5
+#: A token with no other token within this many diameters (centre to centre) lies
+#: alone: not in a player's row, even one with a token between not read.
+_LONE_REACH = 2.6
+#: Why the pieces of a split mostly turned down are all turned down.
+_NOT_TILES = "part of something that is not tiles"
+#: A blob of this share of a tile's area may be one tile cut off its place.
+_LONE_BLOB_SHARE = (0.5, 1.5)
 #: The split number given to a block completed along its lattice.
 _LATTICE_SPLIT = 1000
 #: Tokens this much smaller than tiles (or more) are told from tiles by size too.
@@ -256,7 +264,10 @@ class Recogniser:
             size_at = size_at or self._size_model(chosen, calibrated)
         chosen = self._look_again(pyramid, blobs, grey, scale, chosen, size_at, foreground.broken)
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
+        chosen += self._lone_blobs_recut(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
+        chosen, alone = self._tokens_in_company(pyramid, grey, scale, chosen, size_at)
+        rejected += alone
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
         tiles, tokens, unsure, gains = self._colour(chosen)
@@ -687,7 +698,7 @@ class Recogniser:
             few = len(members) >= 3 and len(passed) < self.config.split_accept_share * len(members)
             if too_little or few or _repeated_print(passed, self.config.size_anchor_score):
                 # a card or a printed mat cut into cells: a few cells may pass by chance
-                reasons = [r or "part of something that is not tiles" for r in reasons]
+                reasons = [r or _NOT_TILES for r in reasons]
             accepted = [
                 max(s.score, 0.0) if r is None else 0.0
                 for s, r in zip(members, reasons, strict=True)
@@ -706,13 +717,17 @@ class Recogniser:
         rejected: list[RejectedCandidate] = []
         for _, members, reasons in final.values():
             for s, reason in zip(members, reasons, strict=True):
-                if reason is None:
-                    # the split is chosen as a whole; each of its pieces may still have
-                    # been cut at the same place by another split into a clear match
-                    better = _best_in_place(s, scored)
-                    side = size_at(better.candidate.center) if size_at else None
-                    clear = better.score >= self.config.size_anchor_score
-                    chosen.append(better if clear and not self._rejection(better, side) else s)
+                # the split is chosen as a whole; each of its pieces may still have been
+                # cut at the same place by another split into a clear match, even one
+                # turned down as cut here (a pale token at a row's end, cut off its
+                # place by the row's split and matched under the least, lies clearly
+                # on the row's lattice), unless its whole split was turned down
+                better = _best_in_place(s, scored)
+                side = size_at(better.candidate.center) if size_at else None
+                clear = better.score >= self.config.size_anchor_score
+                clear = clear and not self._rejection(better, side)
+                if reason is None or (clear and not reason.startswith(_NOT_TILES)):
+                    chosen.append(better if clear else s)
                 else:
                     c = s.candidate
                     rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
@@ -848,19 +863,122 @@ class Recogniser:
             # token-sized cuts found more dice and figures than tokens
             score = self._score_structure if token else self._score_shifted
             first = score(pyramid, candidates, kind)
-            found += [
-                s
-                for s in self._kept(
-                    pyramid,
-                    self._realigned(pyramid, first, kind),
-                    self.config.second_look_min,
-                    size_at,
-                    grey,
-                    scale,
-                )
-                if _clear_of(s.candidate.center, firm + found)
-            ]
+            kept = self._kept(
+                pyramid,
+                self._realigned(pyramid, first, kind),
+                self.config.second_look_min,
+                size_at,
+                grey,
+                scale,
+            )
+            if token:
+                kept = self._not_printed_arcs(pyramid, grey, scale, kept)
+            found += [s for s in kept if _clear_of(s.candidate.center, firm + found)]
         return _displaced(chosen, _one_per_place(found)[0])
+
+    def _not_printed_arcs(
+        self, pyramid: Pyramid, grey: np.ndarray, scale: float, rims: list[_Scored]
+    ) -> list[_Scored]:
+        """The tokens found by their rims, less the printed arcs among them.
+
+        A token's rim steps all round; a printed crescent (the deposit mat's moons)
+        is a circle's arc over half a token's rim, matches a token's face (0.70-0.78
+        on the rendered photos) and passes the median outline test, but steps along
+        only part of it (:func:`vision.outlines.outline_evenness`). Its copies printed
+        beside it (side by side and evenly spaced, as :func:`printed_groups` finds
+        them) are the same print even where one of them happens to step evenly, so
+        they go with it: else one copy left of three is reported as a token, where
+        the three together would have been turned down as a print.
+        """
+        least = self.config.token_outline_even_min
+        image = pyramid.levels[0]
+        uneven = {
+            k
+            for k, s in enumerate(rims)
+            if outline_evenness(grey, fitted_to_edge(image, s.candidate.quad, True), scale, True)
+            < least
+        }
+        if not uneven:
+            return rims
+        alike = [
+            TokenDetection(None, True, s.candidate.center, s.candidate.polygon(), s.score)
+            for s in rims
+        ]
+        for group in printed_groups(alike):
+            if uneven.intersection(group):
+                uneven.update(group)
+        return [s for k, s in enumerate(rims) if k not in uneven]
+
+    def _tokens_in_company(
+        self,
+        pyramid: Pyramid,
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
+    ) -> tuple[list[_Scored], list[RejectedCandidate]]:
+        """The chosen pieces, less the tokens lying alone (see :data:`_LONE_REACH`) that
+        match a token's face only loosely: each is a tile where it clearly matches one
+        (:meth:`_as_tile`), else turned down.
+
+        Tokens lie in players' rows; one alone on the table is rare, and what else is
+        token-sized and round enough lies alone: a die on a dark table (a pale square
+        with dark pips, blurred, aligns as a back), a piece of the deposit mat's print,
+        a tile's figure where a cloth of its colour hid the tile, a tile aligned as a
+        back. On six styles' hard photos the pieces read as tokens alone were 23 such
+        things, matched 0.65-0.79 (and two pieces of the mat cut at a tile's size, 0.89
+        and 0.93), and one real token, matched 0.86; in rows, 1424 real tokens and 10
+        others.
+        """
+        tokens = [s for s in chosen if self._is_token(s)]
+        least = self.config.lone_token_min
+        kept: list[_Scored] = []
+        turned: list[RejectedCandidate] = []
+        for s in chosen:
+            if not (self._is_token(s) and s.score < least and _alone(s, tokens)):
+                kept.append(s)
+                continue
+            tile = self._as_tile(pyramid, grey, scale, s, size_at)
+            if tile is not None and _clear_of(tile.candidate.center, kept):
+                kept.append(tile)
+                continue
+            c = s.candidate
+            reason = f"a token alone, not in a row, matched only {s.score:.2f}"
+            turned.append(RejectedCandidate(c.center, c.polygon(), reason))
+        return kept, turned
+
+    def _as_tile(
+        self,
+        pyramid: Pyramid,
+        grey: np.ndarray,
+        scale: float,
+        s: _Scored,
+        size_at: SizeModel | None,
+    ) -> _Scored | None:
+        """A piece first read as a token, read again as a tile: cut as one (a round
+        tile from where the piece was first cut and where it was aligned; a square
+        tile where the edges show its outline best), and kept only on a clear match
+        (:attr:`VisionConfig.sure_tile_min`) of a tile's size. A round tile on a
+        wooden table aligns as a token's back (0.67) and matches its own face at 0.96
+        once cut again; dice, the mat's print and token-sized figures matched a tile
+        at 0.62 at most."""
+        if size_at is None or not self.tileset.has_tiles:
+            return None
+        c = s.candidate
+        side = size_at(c.center)
+        if self.tileset.tile_shape == "round":
+            cuts = [s.cut or c, c]
+        else:
+            square = self._outlined(grey, scale, np.array(c.center), side)
+            if square is None:
+                return None
+            cuts = [Candidate(square.astype(np.float32), False, c.blob, c.split, c.cover)]
+        tiles = ~self._token_groups
+        again = self._realigned(pyramid, self._score_structure(pyramid, cuts, tiles), tiles)
+        best = max(again, key=lambda t: t.score)
+        if best.score < self.config.sure_tile_min or self._rejection(best, side) is not None:
+            return None
+        return best
 
     def _beside_blocks(
         self,
@@ -1025,6 +1143,49 @@ class Recogniser:
         kept = self._kept(pyramid, aligned, self.config.second_look_min, size_at, grey, scale)
         found = [s for s in kept if _clear_of(s.candidate.center, firm)]
         return _displaced(chosen, _one_per_place(found)[0])
+
+    def _lone_blobs_recut(
+        self,
+        pyramid: Pyramid,
+        blobs: list[Blob],
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
+    ) -> list[_Scored]:
+        """Square tiles in blobs of about one tile's area that nothing explains, cut
+        again at the frame's tile size where the edges show a tile's outline.
+
+        A pale tile on a pale table leaves a blob of its figure and part of its
+        paper, a tile in a shadow one with the shadow's edge: cut by the blob, the piece
+        is too small or off its place and matches nothing (slate, seed 31, #5: three
+        tiles 37 px across cut at 28-38 px matched 0.51-0.57, and 0.98-1.00 once cut
+        at their outline). Kept on a clear match with an outline all round, as a
+        piece found by its edges (:meth:`_kept`).
+        """
+        if size_at is None or not self.tileset.has_tiles or self.tileset.tile_shape != "square":
+            return []
+        cells: list[Candidate] = []
+        for blob in blobs:
+            centre = _blob_centre(blob, scale)
+            side = size_at(centre)
+            share = blob.area * scale**2 / side**2
+            if not _LONE_BLOB_SHARE[0] <= share <= _LONE_BLOB_SHARE[1]:
+                continue
+            if not _clear_of(centre, chosen) or any(
+                _distance(centre, s.candidate.center) < 0.7 * side for s in chosen
+            ):
+                continue
+            square = self._outlined(grey, scale, np.array(centre), side)
+            if square is not None:
+                cells.append(Candidate(square.astype(np.float32), False, len(cells), 0))
+        if not cells:
+            return []
+        tiles = ~self._token_groups
+        first = self._score_structure(pyramid, cells, tiles)
+        aligned = self._realigned(pyramid, first, tiles)
+        kept = self._kept(pyramid, aligned, self.config.second_look_min, size_at, grey, scale)
+        return [s for s in _one_per_place(kept)[0] if _clear_of(s.candidate.center, chosen)]
 
     def _out_of_unexplained(
         self,
@@ -1707,6 +1868,17 @@ def _unbroken(broken: np.ndarray, x: float, y: float, radius: float) -> bool:
     cv2.circle(disc, (round(x), round(y)), max(1, round(0.7 * radius)), 255, -1)
     inside = disc > 0
     return float(np.mean(broken[inside] > 0)) < _RIM_BREAK_MIN
+
+
+def _alone(piece: _Scored, tokens: list[_Scored]) -> bool:
+    """Whether no other of ``tokens`` lies within :data:`_LONE_REACH` diameters of
+    ``piece``."""
+    c = piece.candidate
+    return all(
+        _distance(c.center, o.candidate.center) > _LONE_REACH * (c.side + o.candidate.side) / 2
+        for o in tokens
+        if o is not piece
+    )
 
 
 def _clear_of(centre: tuple[float, float] | np.ndarray, pieces: list[_Scored]) -> bool:

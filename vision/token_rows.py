@@ -55,7 +55,13 @@ def as_the_rules_allow(
 def printed_copies(tokens: Sequence[TokenDetection]) -> set[int]:
     """Indices of the face-up tokens that are copies of one printed motif: at least
     three of one colour, each side by side with another, all evenly spaced."""
-    printed: set[int] = set()
+    return {i for group in printed_groups(tokens) for i in group}
+
+
+def printed_groups(tokens: Sequence[TokenDetection]) -> list[list[int]]:
+    """The groups of face-up tokens (by index) that :func:`printed_copies` takes for
+    copies of one printed motif, each group one print."""
+    printed: list[list[int]] = []
     colours = {t.colour for t in tokens if t.face_up}
     for colour in colours:
         alike = [i for i, t in enumerate(tokens) if t.face_up and t.colour == colour]
@@ -73,7 +79,7 @@ def printed_copies(tokens: Sequence[TokenDetection]) -> set[int]:
             typical = float(np.median(steps[steps <= 1.5 * steps.min()]))
             off = np.minimum(np.abs(steps - typical), np.abs(steps - 2 * typical))
             if np.all(off <= EVEN_SPACING * typical):
-                printed.update(alike[k] for k in group)
+                printed.append([alike[k] for k in group])
     return printed
 
 

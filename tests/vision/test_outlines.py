@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.outlines import fitted_to_edge, has_outline, square_by_outline
+from vision.outlines import fitted_to_edge, has_outline, outline_evenness, square_by_outline
 from vision.rectify import order_corners
 
 
@@ -116,3 +116,30 @@ def test_a_tile_framed_in_its_colour_is_cut_at_its_edge_not_inside_its_frame():
     wide = (centre + (truth - centre) * 1.06).astype(np.float32)
     fitted = fitted_to_edge(frame, wide, False, framed=True)
     assert abs(_side(fitted) / _side(truth) - 1) < 0.03
+
+
+def test_a_token_has_an_outline_all_round_and_a_circle_on_a_printed_crescent_has_not():
+    # a black token with its pale printed ring on a grey cloth, and the deposit mat's
+    # pale crescent moon on its dark print: the crescent's outer arc is a circle over
+    # half a token's rim, a sharp step there and none across the rest
+    grey = np.full((200, 320), 120, np.uint8)
+    cv2.rectangle(grey, (160, 0), (319, 199), 35, -1)
+    radius = 12
+    cv2.circle(grey, (80, 100), radius, 30, -1, cv2.LINE_AA)
+    cv2.circle(grey, (80, 100), radius - 2, 210, 1, cv2.LINE_AA)
+    cv2.circle(grey, (240, 100), radius, 225, -1, cv2.LINE_AA)
+    cv2.circle(grey, (246, 96), radius - 1, 35, -1, cv2.LINE_AA)
+    grey = cv2.GaussianBlur(_noisy(grey), (0, 0), 0.8)
+
+    def box(x: float, y: float) -> np.ndarray:
+        r = radius + 0.5
+        return np.array([[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r]])
+
+    token, on_crescent = box(80, 100), box(240, 100)
+    # the median step alone passes both
+    assert has_outline(grey, token, 1.0, True, 12.0, 0.6)
+    assert has_outline(grey, on_crescent, 1.0, True, 12.0, 0.6)
+    # but only the token's rim steps all round (the least share a real token found by
+    # its rim showed on the rendered photos was 0.39)
+    assert outline_evenness(grey, token, 1.0, True) > 0.5
+    assert outline_evenness(grey, on_crescent, 1.0, True) < 0.2

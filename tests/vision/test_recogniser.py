@@ -11,10 +11,12 @@ import pytest
 import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
-from vision.candidates import find_blobs
+from vision.candidates import Candidate, find_blobs
 from vision.config import VisionConfig
 from vision.evaluate import evaluate, evaluation_photo, score_photo
 from vision.imageio import ImageError
+from vision.matching import StructureMatch
+from vision.outlines import square_quad
 from vision.recogniser import Recogniser
 from vision.synth.camera import CameraEffects
 from vision.synth.scene import paste, render_photo
@@ -251,6 +253,26 @@ def test_a_square_tile_whose_figure_alone_is_in_the_mask_is_found_around_it(
     assert _read_at(result, lost.center) == [lost.tile]
 
 
+def test_a_square_tile_whose_blob_lies_off_its_place_is_cut_again_at_its_outline(
+    square_set, square_recogniser, monkeypatch
+):
+    # a pale tile on a pale table: the mask keeps a blob of nearly its size, but a third
+    # of a side off its place (its figure and a shadow's edge), which cut as is matches
+    # nothing
+    photo = render_photo(square_set, np.random.default_rng(6), level=0, n_tiles=5, layout="spread")
+    lost = photo.tiles[0]
+
+    def off_its_place(mask, scale):
+        centre, corners = _erase_square(mask, lost, scale, 1.3)
+        shift = (corners[1] - corners[0] + corners[2] - corners[1]) * 0.3
+        shrunk = centre + shift + (corners - centre) * 0.9
+        cv2.fillConvexPoly(mask, np.round(shrunk).astype(np.int32), 255)
+
+    _mask_changed(monkeypatch, photo.image, off_its_place)
+    result = square_recogniser.detect(photo.image)
+    assert _read_at(result, lost.center) == [lost.tile]
+
+
 def test_a_die_on_a_cloth_of_a_tile_s_colour_is_no_tile(square_set, square_recogniser):
     # a white die on a cloth of the red tiles' own red matches a red garlic tile's
     # figure; only a tile has an outline all round
@@ -438,6 +460,72 @@ def test_a_token_row_the_mask_kept_only_specks_of_is_found_by_its_rims(
         *[(None, False)] * 4,
         ("white", True),
     ]
+
+
+def test_a_die_lying_alone_on_a_dark_table_is_no_token(square_set, square_recogniser):
+    # hard level, seed 31, as `companion evaluate --seed 31` renders its fourth photo: a
+    # blurred die 31 px across on a dark cloth aligns as a token's back (0.67); tokens
+    # lie in players' rows, and one alone must match clearly
+    photo = evaluation_photo(square_set, 31, 2, 3)
+    result = square_recogniser.detect(photo.image)
+    score = score_photo(photo, result, 2, 3)
+    assert score.token_false_positives == 0
+    assert score.tokens_right == score.tokens == 11
+    assert sum("a token alone" in r.reason for r in result.rejected) == 1
+
+
+def test_a_round_tile_aligned_as_a_token_s_back_alone_is_read_as_a_tile(
+    round_set, round_recogniser, monkeypatch
+):
+    # a tile on a wooden table aligned as a token's back (0.67 on the rendered photo):
+    # a token lying alone must match clearly, and read again as a tile it matches its
+    # own face
+    table = np.full((720, 1280, 3), (60, 110, 160), np.uint8)
+    names = ["blue-monk", "green-coffin", "yellow-maiden"]
+    for k, name in enumerate(names):
+        face = round_set.faces[Tile.parse(name)]
+        paste(table, face, np.array([300.0 + 250 * k, 360.0]), np.array([80.0, 80.0]), 20.0 * k)
+    noise = np.random.default_rng(3).normal(0, 3, table.shape).astype(np.int8)
+    table = cv2.add(table, noise, dtype=cv2.CV_8U)
+    back = round_recogniser.model.group_names.index("token-back")
+    look_again = Recogniser._look_again
+
+    def as_a_back(self, *args):
+        chosen = look_again(self, *args)
+        out = []
+        for s in chosen:
+            if abs(s.candidate.center[0] - 800) < 20:
+                match = replace(s.match, group=back, score=0.67)
+                s = replace(s, match=match)
+            out.append(s)
+        return out
+
+    monkeypatch.setattr(Recogniser, "_look_again", as_a_back)
+    result = round_recogniser.detect(table)
+    assert sorted(str(t.tile) for t in result.tiles) == sorted(names)
+    assert result.tokens == ()
+
+
+def test_a_piece_turned_down_as_its_split_cut_it_keeps_a_clear_cut_at_its_place(
+    round_recogniser,
+):
+    # a row of three tokens: the chosen split cut its pale end off its place (matched
+    # 0.6, under the least a token needs), the row's lattice cut it clearly (0.78) and
+    # the rest of the row poorly, so the split wins as a whole
+    token = round_recogniser.model.group_names.index("token")
+    patch = np.zeros((40, 40, 3), np.float32)
+
+    def piece(x: float, split: int, score: float, side: float = 30.0) -> recogniser_module._Scored:
+        quad = square_quad(np.array([x, 200.0]), side / 2, 0.0).astype(np.float32)
+        candidate = Candidate(quad, True, 0, split, 1.0)
+        match = StructureMatch(token, 0.0, score, 0.5, token, 0.0)
+        return recogniser_module._Scored(candidate, patch, match)
+
+    row = [piece(100, 1, 0.9), piece(132, 1, 0.9), piece(166, 1, 0.6, side=34)]
+    lattice = [piece(100, 1000, 0.5), piece(132, 1000, 0.5), piece(164, 1000, 0.78)]
+    chosen, rejected, _ = round_recogniser._choose(None, row + lattice, None)
+    assert sorted(round(s.candidate.center[0]) for s in chosen) == [100, 132, 164]
+    assert rejected == []
 
 
 def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_recogniser):

@@ -10,6 +10,7 @@ from vision.token_rows import (
     backs_among_unsure,
     backs_in_middles,
     printed_copies,
+    printed_groups,
     row_middles,
 )
 
@@ -23,6 +24,13 @@ def _token(x: float, y: float, colour: str | None = "red", diameter: float = 30.
 def test_three_alike_faces_evenly_side_by_side_are_a_print():
     tokens = [_token(100 + 32 * k, 200) for k in range(5)]
     assert printed_copies(tokens) == {0, 1, 2, 3, 4}
+
+
+def test_each_print_is_its_own_group():
+    # two of the mat's columns of moons, far apart: one print each
+    tokens = [_token(100, 100 + 32 * k) for k in range(3)]
+    tokens += [_token(500, 100 + 32 * k) for k in range(4)]
+    assert sorted(printed_groups(tokens)) == [[0, 1, 2], [3, 4, 5, 6]]
 
 
 def test_a_grid_of_alike_faces_is_a_print_too():
