@@ -74,6 +74,9 @@ _SPLITS_KEPT = 2
 _SAMPLE_CELLS = 5
 #: A token with no other token within this many diameters (centre to centre) lies
 #: alone: not in a player's row, even one with a token between not read.
+#: A lone token this share of the frame's token size or larger (up to the geometric
+#: middle of a token's and a tile's size) is not read again as a tile.
+_TOKEN_SIZED = (0.85,)
 _LONE_REACH = 2.6
 #: Why the pieces of a split mostly turned down are all turned down.
 _NOT_TILES = "part of something that is not tiles"
@@ -735,6 +738,16 @@ class Recogniser:
         rejected += doubles
         return chosen, rejected, size_at
 
+    def _token_ratio(self, pieces: list[_Scored], size_at: SizeModel) -> float | None:
+        """How large the frame's tokens are, as a share of a tile's size there: the
+        median of its clear token matches (None with fewer than two)."""
+        ratios = [
+            s.candidate.side / size_at(s.candidate.center)
+            for s in pieces
+            if self._is_token(s) and s.score >= self.config.size_anchor_score
+        ]
+        return median_of(ratios) if len(ratios) >= 2 else None
+
     def _kind_by_size(
         self, pyramid: Pyramid, scored: list[_Scored], best: list[_Scored], size_at: SizeModel
     ) -> list[_Scored]:
@@ -747,15 +760,8 @@ class Recogniser:
         again against that other kind only; so is a "tile" in a blob whose clear
         pieces are all tokens (a row of tokens, one of them cut too large).
         """
-        ratios = [
-            s.candidate.side / size_at(s.candidate.center)
-            for s in best
-            if self._is_token(s) and s.score >= self.config.size_anchor_score
-        ]
-        if len(ratios) < 2:
-            return scored
-        token_ratio = median_of(ratios)
-        if not 0.3 < token_ratio < 1 - _KINDS_APART:
+        token_ratio = self._token_ratio(best, size_at)
+        if token_ratio is None or not 0.3 < token_ratio < 1 - _KINDS_APART:
             return scored
         token_groups = self._token_groups
         tile_groups = ~token_groups
@@ -932,13 +938,22 @@ class Recogniser:
         """
         tokens = [s for s in chosen if self._is_token(s)]
         least = self.config.lone_token_min
+        token_ratio = self._token_ratio(chosen, size_at) if size_at else None
         kept: list[_Scored] = []
         turned: list[RejectedCandidate] = []
         for s in chosen:
             if not (self._is_token(s) and s.score < least and _alone(s, tokens)):
                 kept.append(s)
                 continue
-            tile = self._as_tile(pyramid, grey, scale, s, size_at)
+            # a piece as large as the frame's own tokens (nearer their size than a
+            # tile's) is a token cut with some table round it, which can pass for a tile
+            # in the table's colour; a tile the mask left only the figure of is smaller
+            first = s.cut or s.candidate
+            ratio = first.side / size_at(first.center) if size_at else 1.0
+            token_sized = token_ratio is not None and (
+                _TOKEN_SIZED[0] * token_ratio <= ratio < math.sqrt(token_ratio)
+            )
+            tile = None if token_sized else self._as_tile(pyramid, grey, scale, s, size_at)
             if tile is not None and _clear_of(tile.candidate.center, kept):
                 kept.append(tile)
                 continue

@@ -17,7 +17,7 @@ from vision.evaluate import evaluate, evaluation_photo, score_photo
 from vision.imageio import ImageError
 from vision.matching import StructureMatch
 from vision.outlines import square_quad
-from vision.recogniser import Recogniser
+from vision.recogniser import Recogniser, _Scored
 from vision.synth.camera import CameraEffects
 from vision.synth.scene import paste, render_photo
 from vision.tileset import TileSet
@@ -722,3 +722,42 @@ def test_round_tiles_found_by_their_rims_say_how_large_a_tile_is(round_set, roun
     photo = evaluation_photo(round_set, 7, 2, 1, close_ups=True)
     score = score_photo(photo, round_recogniser.detect(photo.image), 2, 1)
     assert score.tiles_right >= 3 and score.false_positives == 0, score
+
+
+def test_a_lone_piece_as_large_as_the_frame_s_tokens_is_not_read_again_as_a_tile(
+    round_recogniser, monkeypatch
+):
+    # a token at a row's end whose neighbour was not read lies alone; cut with a ring of
+    # green felt round its white face it can pass for a tile in green, so a lone piece
+    # the size of the frame's own clear tokens stays a token (turned down), while one
+    # clearly smaller (a tile's figure left by a cloth of its colour) is tried as a tile
+    recogniser = round_recogniser
+    token_group = int(np.flatnonzero(recogniser._token_groups)[0])
+
+    def piece(x: float, side: float, score: float) -> _Scored:
+        quad = np.array(
+            [
+                [x - side / 2, 100 - side / 2],
+                [x + side / 2, 100 - side / 2],
+                [x + side / 2, 100 + side / 2],
+                [x - side / 2, 100 + side / 2],
+            ],
+            np.float32,
+        )
+        match = StructureMatch(token_group, 0.0, score, 0.5, token_group, 0.0)
+        return _Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)
+
+    row = [piece(100, 35, 0.95), piece(136, 35, 0.95)]  # clear tokens: 0.7 of a tile
+    tried: list[float] = []
+
+    def as_tile(pyramid, grey, scale, s, size_at):
+        tried.append(s.candidate.side)
+        return None
+
+    monkeypatch.setattr(recogniser, "_as_tile", as_tile)
+    lone_token, lone_figure = piece(600, 37, 0.7), piece(900, 24, 0.7)
+    kept, turned = recogniser._tokens_in_company(
+        None, None, 1.0, [*row, lone_token, lone_figure], lambda point: 50.0
+    )
+    assert tried == [24]
+    assert len(turned) == 2 and kept == row
