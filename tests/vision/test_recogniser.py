@@ -623,7 +623,7 @@ def test_specks_matching_a_tile_a_little_do_not_set_the_tile_size(
 ):
     # the close-up above with its seams left in the mask: a dozen specks along them
     # match a tile's figure at 0.7, a fifteenth of a tile's size; the tiles match at 0.9
-    monkeypatch.setattr(vision_foreground, "without_lines", lambda mask: mask)
+    monkeypatch.setattr(vision_foreground, "without_lines", lambda mask, grey=None: mask)
     photo = _phone_photo(round_set, 14)
     result = round_recogniser.detect(photo.image)
     assert result.tile_side_px is not None and result.tile_side_px > 0.8 * photo.tile_px
