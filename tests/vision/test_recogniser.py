@@ -722,3 +722,26 @@ def test_round_tiles_found_by_their_rims_say_how_large_a_tile_is(round_set, roun
     photo = evaluation_photo(round_set, 7, 2, 1, close_ups=True)
     score = score_photo(photo, round_recogniser.detect(photo.image), 2, 1)
     assert score.tiles_right >= 3 and score.false_positives == 0, score
+
+
+def test_the_backs_the_mask_lost_between_a_row_s_two_ends_are_found_between_them(
+    round_set, round_recogniser, monkeypatch
+):
+    # backs in a cloth's own colours leave the mask, and their rims are broken by the
+    # cells behind them; the ends, four diameters apart, say where the row lies
+    image = _tiles_and_a_token_row(round_set)
+    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+
+    def without_the_backs(mask, scale):
+        for k in range(1, 5):
+            centre = (round((350 + 64 * k) / scale), round(420 / scale))
+            cv2.circle(mask, centre, round(34 / scale), 0, -1)
+
+    _mask_changed(monkeypatch, image, without_the_backs)
+    result = round_recogniser.detect(image)
+    read = sorted((round(t.center[0]), t.colour, t.face_up) for t in result.tokens)
+    assert [(colour, up) for _, colour, up in read] == [
+        ("red", True),
+        *[(None, False)] * 4,
+        ("white", True),
+    ]
