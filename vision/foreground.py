@@ -114,6 +114,15 @@ LINE_WIDTH = 10
 LINE_LENGTH = 12
 #: ...and this many times longer than wide.
 LINE_ELONGATION = 6.0
+#: A line whose shading repeats along it at a period of about its own width (between
+#: these shares of it), correlating with itself there by at least :data:`ROW_REPEAT`
+#: and by :data:`ROW_CONTRAST` more than half a period on, is a row of discs side by
+#: side (tokens, each with its face or back printed), not a seam: a seam, a crack or
+#: a mat's edge shades smoothly along its length, and correlates with itself as much at
+#: half a period as at a whole one.
+ROW_PERIOD = (0.75, 1.3)
+ROW_REPEAT = 0.2
+ROW_CONTRAST = 0.15
 #: A cloth is compared with itself only when its cells are this many pixels across (at
 #: the spacing's half scale): the blur seams, a pixel or two each side, must leave most
 #: of a cell its own colour. Finer cloths leave a tile many cells wide, which their
@@ -202,7 +211,8 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
     outlines = None if patterned else outline_mask(lab, config)
     if outlines is not None:
         mask = cv2.bitwise_or(mask, outlines)
-    return Foreground(without_lines(fill_holes(mask)), broken)
+    grey = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
+    return Foreground(without_lines(fill_holes(mask), grey), broken)
 
 
 def _cloth_objects(
@@ -887,7 +897,7 @@ def _colour_gap(is_colour: np.ndarray, band: np.ndarray) -> tuple[float, np.ndar
     return GAP_SLACK * float(np.percentile(values, 90)) + 1.5, free
 
 
-def without_lines(mask: np.ndarray) -> np.ndarray:
+def without_lines(mask: np.ndarray, grey: np.ndarray | None = None) -> np.ndarray:
     """The mask without the thin lines crossing it: the seams between a table's boards,
     a crack, the edge of a mat's shadow.
 
@@ -895,7 +905,9 @@ def without_lines(mask: np.ndarray) -> np.ndarray:
     into a tile it makes the tile's blob a shape no split explains (a close-up of
     three tiles on boards read one). What a small opening takes away and is long and
     thin is removed; the opening's other leavings (a square's corners, a blurred
-    rim) stay, so every piece keeps its outline.
+    rim) stay, so every piece keeps its outline. Given the frame's ``grey``, a line
+    whose shading repeats at its own width stays: a row of tokens as narrow as a seam
+    (:func:`is_row_of_discs`).
     """
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (LINE_WIDTH + 1, LINE_WIDTH + 1))
     leavings = cv2.subtract(mask, cv2.morphologyEx(mask, cv2.MORPH_OPEN, kernel))
@@ -908,9 +920,50 @@ def without_lines(mask: np.ndarray) -> np.ndarray:
         points = np.column_stack(np.nonzero(pieces[y : y + h, x : x + w] == k)).astype(np.float32)
         width, length = sorted(cv2.minAreaRect(points)[1])
         lines[k] = length >= LINE_LENGTH and length >= LINE_ELONGATION * max(width, 1.0)
+        if lines[k] and grey is not None:
+            lines[k] = not is_row_of_discs(grey, points[:, ::-1] + (x, y), width)
     if not lines.any():
         return mask
     return np.where(lines[pieces], 0, mask).astype(np.uint8)
+
+
+def is_row_of_discs(grey: np.ndarray, points: np.ndarray, width: float) -> bool:
+    """Whether the thin piece at ``points`` (x, y) of the ``grey`` frame, ``width`` px
+    across, is a row of discs side by side: its shading along its middle repeats at a
+    period of about its width (:data:`ROW_PERIOD`), and not half a period on.
+
+    Each disc of a row is one object with its own print and outline, so its shading
+    starts over at every disc; a seam shades smoothly along its length. The shading is
+    read with its slow change (light, a lamp's gradient) taken out.
+    """
+    mean = points.mean(axis=0)
+    axis = np.linalg.svd(points - mean, full_matrices=False)[2][0]
+    normal = np.array([-axis[1], axis[0]], np.float32)
+    along = (points - mean) @ axis
+    step = 0.5
+    ts = np.arange(along.min(), along.max(), step, dtype=np.float32)
+    across = np.linspace(-0.3 * width, 0.3 * width, 5, dtype=np.float32)
+    xy = mean + ts[:, None, None] * axis + across[None, :, None] * normal
+    shading = cv2.remap(
+        grey.astype(np.float32),
+        xy[..., 0].astype(np.float32),
+        xy[..., 1].astype(np.float32),
+        cv2.INTER_LINEAR,
+    ).mean(axis=1)
+    lags = np.arange(1, len(shading) // 2)
+    if len(lags) == 0 or ROW_PERIOD[1] * width / step >= lags[-1]:
+        return False
+    slow = cv2.GaussianBlur(shading.reshape(-1, 1), (1, 0), sigmaX=1, sigmaY=width / step)
+    shading = shading - slow.ravel()
+
+    def correlation(lag: int) -> float:
+        a, b = shading[:-lag], shading[lag:]
+        return float(a @ b / (np.sqrt((a @ a) * (b @ b)) + 1e-6))
+
+    period = [lag for lag in lags if ROW_PERIOD[0] <= lag * step / width <= ROW_PERIOD[1]]
+    best = max(period, key=correlation)
+    repeat = correlation(best)
+    return repeat >= ROW_REPEAT and repeat - correlation(max(1, best // 2)) >= ROW_CONTRAST
 
 
 def fill_holes(mask: np.ndarray) -> np.ndarray:

@@ -65,7 +65,7 @@ from vision.rectify import Pyramid, patch_mask, quad_from_ellipse
 from vision.results import FrameResult, RejectedCandidate, TileDetection, TokenDetection
 from vision.shapes import discs_of_radius, rim_ellipse, squares_of_side
 from vision.tileset import TileSet
-from vision.token_rows import as_the_rules_allow, printed_groups
+from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, as_the_rules_allow, printed_groups
 
 #: The side of a tile in full-frame pixels expected at a point of the frame.
 SizeModel = Callable[[tuple[float, float]], float]
@@ -95,6 +95,15 @@ _RIM_FINE = 6.0
 #: least this share of the disc of 0.7 its radius (tiles on a fine check measured 0.63
 #: and more, rings of the check's own cells 0.02 and less).
 _RIM_BREAK_MIN = 0.3
+#: Two tokens this many diameters apart (and no more), with nothing read between them,
+#: may be the two ends of a row whose middle the mask lost (backs in the cloth's own
+#: colours): a player's row is rarely longer...
+_ROW_MOST_STEPS = 8
+#: ...and its tokens lie one diameter apart, each step within this share of the ends'
+#: diameter (a token's cut is sized only to a tenth or so).
+_ROW_STEP_SLACK = 0.2
+#: Split number of the pieces looked for between a row's ends.
+_ROW_SPLIT = 2000
 #: A blob this share of a tile's area may be the figure of a tile the mask lost...
 _FRAGMENT_SHARE = (0.05, 0.7)
 #: ...and the tile around it is looked for where the edges show its outline best
@@ -269,6 +278,7 @@ class Recogniser:
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._lone_blobs_recut(pyramid, blobs, grey, scale, chosen, size_at)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
+        chosen += self._row_gaps(pyramid, grey, scale, chosen, size_at)
         chosen, alone = self._tokens_in_company(pyramid, grey, scale, chosen, size_at)
         rejected += alone
         side_px = size_at((width / 2, height / 2)) if size_at else None
@@ -914,6 +924,81 @@ class Recogniser:
             if uneven.intersection(group):
                 uneven.update(group)
         return [s for k, s in enumerate(rims) if k not in uneven]
+
+    def _row_gaps(
+        self,
+        pyramid: Pyramid,
+        grey: np.ndarray,
+        scale: float,
+        chosen: list[_Scored],
+        size_at: SizeModel | None,
+    ) -> list[_Scored]:
+        """Tokens lying between two tokens read a whole number of diameters apart with
+        nothing read between them: the middle of a row whose backs the mask lost.
+
+        A player's row is laid in a straight line, one token beside the next, with its
+        two ends face up. Backs in the colours of a cloth (dark navy on a blue gingham)
+        leave the mask, and their rims are broken wherever a cell of their own colour lies
+        behind them, so neither the mask nor the rim search finds them; the ends, whose
+        faces differ from the cloth, are read. Each place between two such tokens is cut
+        at their size and tilt, and the row's places are kept only if every one of them
+        matches a token as clearly as a piece found with no blob of its own must
+        (:meth:`_kept`): a chance pair of tokens with cloth between them matches nowhere.
+        """
+        if size_at is None or self.model.round is None:
+            return []
+        tokens = [s for s in chosen if self._is_token(s) and s.candidate.round]
+        centres = np.array([s.candidate.center for s in tokens], np.float64).reshape(-1, 2)
+        sides = np.array([s.candidate.side for s in tokens])
+        offsets = centres[None] - centres[:, None]  # [i, j]: from i to j
+        apart = np.linalg.norm(offsets, axis=2)
+        np.fill_diagonal(apart, np.inf)
+        beside = apart <= SIDE_BY_SIDE * (sides[:, None] + sides[None]) / 2
+        candidates: list[Candidate] = []
+        rows: list[list[int]] = []
+        for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
+            a, b = tokens[i], tokens[j]
+            diameter = (sides[i] + sides[j]) / 2
+            steps = round(apart[i, j] / diameter)
+            if not 2 <= steps <= _ROW_MOST_STEPS:
+                continue
+            if abs(apart[i, j] / steps / diameter - 1) > _ROW_STEP_SLACK:
+                continue
+            # the gap continues whatever row each end has: its neighbours lie behind it
+            way = offsets[i, j] / apart[i, j]
+            behind_i = offsets[i, beside[i]] / apart[i, beside[i], None] @ way
+            behind_j = offsets[j, beside[j]] / apart[j, beside[j], None] @ -way
+            if np.any(behind_i > OPPOSITE) or np.any(behind_j > OPPOSITE):
+                continue
+            start, end = centres[i], centres[j]
+            places = [start + (end - start) * k / steps for k in range(1, steps)]
+            if not all(_clear_of(p, chosen) for p in places):
+                continue
+            shapes = [a.candidate, b.candidate]
+            rows.append(list(range(len(candidates), len(candidates) + len(places))))
+            for p in places:
+                quad = _shaped_like(shapes, p, apart[i, j] / steps)
+                blob = -1 - len(candidates)
+                candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
+        if not candidates:
+            return []
+        kind = self._token_groups
+        first = self._score_structure(pyramid, candidates, kind)
+        kept = self._kept(
+            pyramid,
+            self._realigned(pyramid, first, kind),
+            self.config.second_look_min,
+            size_at,
+            grey,
+            scale,
+        )
+        found = {s.candidate.blob: s for s in kept}
+        out: list[_Scored] = []
+        for row in rows:
+            pieces = [found.get(-1 - k) for k in row]
+            if all(s is not None for s in pieces):
+                out += [s for s in pieces if s is not None and _clear_of(s.candidate.center, out)]
+        return out
 
     def _tokens_in_company(
         self,

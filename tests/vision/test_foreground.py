@@ -155,6 +155,24 @@ def test_a_row_of_small_tokens_is_no_seam(config: VisionConfig) -> None:
     assert coverage(mask, row) > 0.7
 
 
+def test_a_row_of_tokens_as_narrow_as_a_seam_stays_while_the_seam_goes(
+    config: VisionConfig,
+) -> None:
+    # dark backs 9 px across, each with a pale moon, one beside the next: the mask is
+    # no wider than a seam's, but its shading starts over at every disc
+    frame = wood_brown(np.ones((HEIGHT, WIDTH), np.float32))
+    cv2.line(frame, (400, 0), (460, HEIGHT), (25, 35, 50), 4, cv2.LINE_AA)
+    row = np.zeros((HEIGHT, WIDTH), np.uint8)
+    for k in range(9):
+        centre = (100 + 9 * k, 150)
+        cv2.circle(frame, centre, 4, (30, 60, 100), -1, cv2.LINE_AA)
+        cv2.circle(frame, centre, 2, (170, 200, 225), -1, cv2.LINE_AA)
+        cv2.circle(row, centre, 4, 1, -1)
+    mask = object_mask(camera(frame), config)
+    assert coverage(mask, row > 0) > 0.9  # read as a seam: 0.0
+    assert np.count_nonzero(mask[:, 300:]) == 0
+
+
 def test_a_close_up_block_of_dark_tiles_is_whole(config: VisionConfig) -> None:
     """Tiles filling most of the frame, most of them one dark colour, on a dark table."""
     frame = np.full((HEIGHT, WIDTH, 3), (58, 60, 62), np.uint8)

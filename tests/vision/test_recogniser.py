@@ -623,7 +623,7 @@ def test_specks_matching_a_tile_a_little_do_not_set_the_tile_size(
 ):
     # the close-up above with its seams left in the mask: a dozen specks along them
     # match a tile's figure at 0.7, a fifteenth of a tile's size; the tiles match at 0.9
-    monkeypatch.setattr(vision_foreground, "without_lines", lambda mask: mask)
+    monkeypatch.setattr(vision_foreground, "without_lines", lambda mask, grey=None: mask)
     photo = _phone_photo(round_set, 14)
     result = round_recogniser.detect(photo.image)
     assert result.tile_side_px is not None and result.tile_side_px > 0.8 * photo.tile_px
@@ -761,3 +761,26 @@ def test_a_lone_piece_as_large_as_the_frame_s_tokens_is_not_read_again_as_a_tile
     )
     assert tried == [24]
     assert len(turned) == 2 and kept == row
+
+
+def test_the_backs_the_mask_lost_between_a_row_s_two_ends_are_found_between_them(
+    round_set, round_recogniser, monkeypatch
+):
+    # backs in a cloth's own colours leave the mask, and their rims are broken by the
+    # cells behind them; the ends, four diameters apart, say where the row lies
+    image = _tiles_and_a_token_row(round_set)
+    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+
+    def without_the_backs(mask, scale):
+        for k in range(1, 5):
+            centre = (round((350 + 64 * k) / scale), round(420 / scale))
+            cv2.circle(mask, centre, round(34 / scale), 0, -1)
+
+    _mask_changed(monkeypatch, image, without_the_backs)
+    result = round_recogniser.detect(image)
+    read = sorted((round(t.center[0]), t.colour, t.face_up) for t in result.tokens)
+    assert [(colour, up) for _, colour, up in read] == [
+        ("red", True),
+        *[(None, False)] * 4,
+        ("white", True),
+    ]
