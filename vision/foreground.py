@@ -182,6 +182,11 @@ class Foreground:
     #: such a cloth breaks the repetition over most of it; a ring of the check's own
     #: cells, which a search for rims finds, breaks none of it.
     broken: np.ndarray | None = None
+    #: The same cloth's two period vectors, as linear fields over the mask (3x2
+    #: coefficients: the vector at (x, y) is ``c[0] + x * c[1] + y * c[2]``, work px);
+    #: None where no lattice was read. An edge one period away from its like is the
+    #: cloth's own (see :func:`vision.outlines.cloth_free_gradient`).
+    periods: tuple[np.ndarray, ...] | None = None
 
 
 def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -201,25 +206,25 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
     # a gingham seen close up is half its mixed colour, which the local average is:
     # its median pixel is table-like, but a quarter of it stands far out
     patterned = texture > config.pattern_texture or upper > PATTERN_UPPER * config.pattern_texture
-    broken = None
+    broken = periods = None
     if not patterned:
         threshold = max(config.foreground_min_distance, config.foreground_noise_factor * texture)
         mask = _solid((distance > threshold).astype(np.uint8) * 255)
     else:
-        mask, broken = _cloth_objects(blurred, distance, band, config)
+        mask, broken, periods = _cloth_objects(blurred, distance, band, config)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     outlines = None if patterned else outline_mask(lab, config)
     if outlines is not None:
         mask = cv2.bitwise_or(mask, outlines)
     grey = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
-    return Foreground(without_lines(fill_holes(mask), grey), broken)
+    return Foreground(without_lines(fill_holes(mask), grey), broken, periods)
 
 
 def _cloth_objects(
     blurred: np.ndarray, distance: np.ndarray, band: np.ndarray, config: VisionConfig
-) -> tuple[np.ndarray, np.ndarray | None]:
-    """The objects on a patterned cloth (0/255, before closing), and where it stops
-    repeating itself (see :attr:`Foreground.broken`).
+) -> tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, ...] | None]:
+    """The objects on a patterned cloth (0/255, before closing), where it stops
+    repeating itself and its periods (see :attr:`Foreground.broken`, :attr:`Foreground.periods`).
 
     A patterned cloth differs from its own local average everywhere; what is one of the
     table's own colours (seen along the frame's edges) is still table.
@@ -243,20 +248,21 @@ def _cloth_objects(
         pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
     # and where the cloth stops repeating itself: a pale tile whose figure and edge
     # are in the cloth's own colours, under two cells wide
-    fine = None
+    fine = periods = None
     found = cloth_breaks(labels[half], cells, band[half])
     if found is not None:
-        breaks = break_objects(*found, mask[half])
+        breaks = break_objects(found[0], found[1], mask[half])
         if breaks is not None:
             pattern = breaks if pattern is None else cv2.bitwise_or(pattern, breaks)
         broken = cv2.resize(found[0], size, interpolation=cv2.INTER_NEAREST)
+        periods = tuple(_doubled(coef) for coef in found[2])
     elif finer := _compared_finer(cells, band[half]):
         # a check too fine to compare with itself at half scale is compared at the full
         # work scale: there a tile under three cells wide is still broken over most of it
         found = cloth_breaks(labels, colour_pieces(labels, finer), band)
         if found is not None:
-            fine = break_objects(*found, mask)
-            broken = found[0]
+            fine = break_objects(found[0], found[1], mask)
+            broken, periods = found[0], tuple(found[2])
     if found is None:
         broken = None
     if pattern is not None:
@@ -267,7 +273,15 @@ def _cloth_objects(
         pattern = fine if pattern is None else cv2.bitwise_or(pattern, fine)
     if pattern is not None:
         mask = cv2.bitwise_or(mask, pattern)
-    return mask, broken
+    return mask, broken, periods
+
+
+def _doubled(coef: np.ndarray) -> np.ndarray:
+    """A period field read at half the work size, at the work size: the vector at
+    (x, y) is twice the one read at (x / 2, y / 2)."""
+    doubled = coef.copy()
+    doubled[0] *= 2
+    return doubled
 
 
 def _solid(mask: np.ndarray) -> np.ndarray:
@@ -607,9 +621,9 @@ def _shaped_like_pieces(objects: np.ndarray) -> np.ndarray:
 
 def cloth_breaks(
     labels: np.ndarray, cells: list[ColourPieces], band: np.ndarray
-) -> tuple[np.ndarray, float] | None:
+) -> tuple[np.ndarray, float, list[np.ndarray]] | None:
     """Where a checked cloth stops repeating itself (0/255, at the scale of ``labels``),
-    and its cells' area; None where no regular lattice is read.
+    its cells' area and its two period fields; None where no regular lattice is read.
 
     A checked cloth is periodic: one period along either of its axes lands on a cell of
     the same colour. The period is read from the centres of one colour's separate cells
@@ -645,7 +659,7 @@ def cloth_breaks(
             )
             cv2.bitwise_and(broken, cv2.compare(moved, labels, cv2.CMP_NE), dst=broken)
     broken[labels == NO_COLOUR] = 255  # what is no cloth colour is no cloth
-    return broken, cell
+    return broken, cell, fields
 
 
 def break_objects(broken: np.ndarray, cell: float, seen: np.ndarray) -> np.ndarray | None:

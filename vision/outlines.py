@@ -21,6 +21,9 @@ RINGS = (1.0, 0.85, 1.2)
 #: this many degrees.
 SEARCH_REACH = 0.35
 SEARCH_TURN_STEP = 5
+#: A square's outline is judged all round by this percentile of its steps (see
+#: :func:`outlined_square`).
+ALL_ROUND_QUANTILE = 25
 #: How evenly an outline steps is judged by this percentile of its steps (see
 #: :func:`outline_evenness`).
 EVEN_QUANTILE = 20
@@ -117,39 +120,135 @@ def _steps_across(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> np.nda
 
 
 def square_by_outline(
-    grey: np.ndarray, centre: np.ndarray, side: float, scale: float
+    grey: np.ndarray,
+    centre: np.ndarray,
+    side: float,
+    scale: float,
+    periods: tuple[np.ndarray, ...] | None = None,
 ) -> np.ndarray:
     """The square of ``side`` (full-frame px) near ``centre`` whose outline runs best
+    along the frame's edges (see :func:`outlined_square`): its corners, full-frame px."""
+    return outlined_square(grey, centre, side, scale, periods)[0]
+
+
+def outlined_square(
+    grey: np.ndarray,
+    centre: np.ndarray,
+    side: float,
+    scale: float,
+    periods: tuple[np.ndarray, ...] | None = None,
+) -> tuple[np.ndarray, float]:
+    """The square of ``side`` (full-frame px) near ``centre`` whose outline runs best
     along the frame's edges: the one across whose sides the grey changes most (the
-    median over its sides, so a figure crossing a side does not decide). Searched
-    coarsely over places and turns, then finely around the best. Returns its corners
-    in full-frame px."""
+    median over its sides, so a figure crossing a side does not decide; on a checked
+    cloth the lower quarter, see below). Searched coarsely over places and turns, then
+    finely around the best. Returns its corners in full-frame px, and how steeply it
+    steps all round (the lower quarter of its steps: :data:`ALL_ROUND_QUANTILE`).
+
+    On a checked cloth whose ``periods`` were read (see
+    :attr:`vision.foreground.Foreground.periods`) the cloth's own edges are left out
+    (:func:`cloth_free_gradient`): a square a tile wide on a check of cells a third of
+    that lies with all four sides on the check's lines wherever it is placed square to
+    them, and those lines step as steeply as a tile's edge.
+    """
     work_centre = (np.asarray(centre, np.float64) + 0.5) / scale - 0.5
     half = side / scale / 2
     reach = SEARCH_REACH * 2 * half
     radius = math.ceil(half * math.sqrt(2) + reach) + 3
+    # a period beyond the square, for its edges to be compared with the cloth's
+    margin = 0 if periods is None else _longest_period(periods, work_centre) + 2
     height, width = grey.shape
-    x0, y0 = (np.floor(work_centre) - radius).astype(int)
+    x0, y0 = (np.floor(work_centre) - radius - margin).astype(int)
     x0, y0 = max(x0, 0), max(y0, 0)
-    x1, y1 = min(x0 + 2 * radius + 1, width), min(y0 + 2 * radius + 1, height)
+    x1 = min(x0 + 2 * (radius + margin) + 1, width)
+    y1 = min(y0 + 2 * (radius + margin) + 1, height)
     blurred = cv2.GaussianBlur(grey[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
     gradient = (
         cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3),
         cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3),
     )
+    if periods is not None:
+        gradient = cloth_free_gradient(gradient, periods, (x0, y0))
     local = work_centre - (x0, y0)
     step = max(1.0, half / 6)
     shifts = np.arange(-reach, reach + 1e-6, step)
     places = local + np.stack(np.meshgrid(shifts, shifts), axis=-1).reshape(-1, 2)
     turn_step = math.radians(SEARCH_TURN_STEP)
     coarse = np.arange(0, math.pi / 2, turn_step)
-    _, angle, place = _best_square(gradient, places, coarse, half, per_side=6)
+    # with the cloth's lines gone a tile's outline steps all round, where a square
+    # half off it keeps a side or two on its figure: judged by its lower quarter
+    by = 50 if periods is None else ALL_ROUND_QUANTILE
+    _, angle, place = _best_square(gradient, places, coarse, half, 6, by=by)
     fine = np.arange(-step, step + 1e-6, step / 2)
     places = place + np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
     turns = angle + np.arange(-1, 1.01, 0.25) * turn_step
-    _, angle, place = _best_square(gradient, places, turns, half, per_side=12)
+    # reported by its lower quarter of steps: a square half off a tile still has
+    # three of its sides' halves on the tile's edges or its figure's
+    score, angle, place = _best_square(gradient, places, turns, half, 12, ALL_ROUND_QUANTILE, by)
     quad = square_quad(place + np.array([x0, y0]), half, angle)
-    return (quad + 0.5) * scale - 0.5
+    return (quad + 0.5) * scale - 0.5, score
+
+
+def cloth_free_gradient(
+    gradient: tuple[np.ndarray, np.ndarray],
+    periods: tuple[np.ndarray, ...],
+    origin: tuple[int, int],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The grey's gradient (x and y, of a crop whose top left corner lies at
+    ``origin`` in the work image) less the cloth's own: at each pixel, less the
+    gradient one period away (either way along either axis, the field ``periods``)
+    that is most like it.
+
+    A checked cloth repeats itself a period on, edges and all, so its edges cancel;
+    a tile's edge has plain cloth a period beside it and stays, even where the tile's
+    paper is as pale as the cloth's pale cells (its printed or shaded border still
+    steps). Light and shadow change little over a period.
+    """
+    gx, gy = gradient
+    h, w = gx.shape
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    fx, fy = xs + origin[0], ys + origin[1]
+    least = np.full((h, w), np.inf, np.float32)
+    rest_x, rest_y = gx.copy(), gy.copy()
+    for coef in periods:
+        vx = coef[0, 0] + coef[1, 0] * fx + coef[2, 0] * fy
+        vy = coef[0, 1] + coef[1, 1] * fx + coef[2, 1] * fy
+        for sign in (1.0, -1.0):
+            map_x = (xs + sign * vx).astype(np.float32)
+            map_y = (ys + sign * vy).astype(np.float32)
+            # a period that leaves the crop compares a pixel with itself: no cancelling
+            there_x = cv2.remap(
+                gx,
+                map_x,
+                map_y,
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=np.inf,
+            )
+            there_y = cv2.remap(
+                gy,
+                map_x,
+                map_y,
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=np.inf,
+            )
+            dx, dy = gx - there_x, gy - there_y
+            apart = dx * dx + dy * dy
+            closer = apart < least
+            least[closer] = apart[closer]
+            rest_x[closer] = dx[closer]
+            rest_y[closer] = dy[closer]
+    return rest_x, rest_y
+
+
+def _longest_period(periods: tuple[np.ndarray, ...], point: np.ndarray) -> int:
+    """The length (work px, rounded up) of the longest of the cloth's periods at ``point``."""
+    x, y = point
+    return max(
+        math.ceil(float(np.hypot(*(coef[0] + x * coef[1] + y * coef[2])))) for coef in periods
+    )
 
 
 def square_quad(centre: np.ndarray, half: float, angle: float) -> np.ndarray:
@@ -166,10 +265,13 @@ def _best_square(
     angles: np.ndarray,
     half: float,
     per_side: int,
+    quantile: float = 50,
+    by: int = 50,
 ) -> tuple[float, float, np.ndarray]:
     """Of squares turned by each of ``angles`` (radians) and centred at each of
     ``places`` (K×2, px), the one whose sides the grey crosses most steeply (sampled
-    at ``per_side`` points a side): its median step, its angle and its centre."""
+    at ``per_side`` points a side; judged by the ``by`` percentile of its steps, the
+    median unless told): that ``quantile`` of its steps, its angle and its centre."""
     gx, gy = gradient
     u = np.stack([np.cos(angles), np.sin(angles)], axis=-1)  # A×2
     v = np.stack([-u[:, 1], u[:, 0]], axis=-1)
@@ -183,10 +285,10 @@ def _best_square(
     flat = ys * gx.shape[1] + xs  # one gather per gradient image, not two index arrays
     normal = facing[:, None]  # A×1×48×2
     steps = np.abs(gx.ravel().take(flat) * normal[..., 0] + gy.ravel().take(flat) * normal[..., 1])
-    middle = steps.shape[-1] // 2
-    scores = np.partition(steps, middle, axis=-1)[..., middle]  # A×K
+    rank = steps.shape[-1] * by // 100
+    scores = np.partition(steps, rank, axis=-1)[..., rank]  # A×K
     a, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
-    return float(scores[a, k]), float(angles[a]), places[k]
+    return float(np.percentile(steps[a, k], quantile)), float(angles[a]), places[k]
 
 
 #: How far a lone piece's cut may shrink or grow onto its edge (shares of its size),

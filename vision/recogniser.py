@@ -58,6 +58,7 @@ from vision.outlines import (
     has_outline,
     outline_contrast,
     outline_evenness,
+    outlined_square,
     square_by_outline,
     square_quad,
 )
@@ -270,16 +271,19 @@ class Recogniser:
         lap("structure")
         chosen, rejected, size_at = self._choose(pyramid, scored, calibrated)
         chosen = self._other_quarter_turns(pyramid, chosen)
-        found = self._out_of_unexplained(pyramid, scored, blobs, mask, grey, scale, chosen, size_at)
+        periods = foreground.periods
+        found = self._out_of_unexplained(
+            pyramid, scored, blobs, mask, grey, scale, chosen, size_at, periods
+        )
         if found:
             chosen += found
             size_at = size_at or self._size_model(chosen, calibrated)
         chosen = self._look_again(pyramid, blobs, grey, scale, chosen, size_at, foreground.broken)
-        chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at)
-        chosen += self._lone_blobs_recut(pyramid, blobs, grey, scale, chosen, size_at)
+        chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at, periods)
+        chosen += self._lone_blobs_recut(pyramid, blobs, grey, scale, chosen, size_at, periods)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
         chosen += self._row_gaps(pyramid, grey, scale, chosen, size_at)
-        chosen, alone = self._tokens_in_company(pyramid, grey, scale, chosen, size_at)
+        chosen, alone = self._tokens_in_company(pyramid, grey, scale, chosen, size_at, periods)
         rejected += alone
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
@@ -1007,6 +1011,7 @@ class Recogniser:
         scale: float,
         chosen: list[_Scored],
         size_at: SizeModel | None,
+        periods: tuple[np.ndarray, ...] | None = None,
     ) -> tuple[list[_Scored], list[RejectedCandidate]]:
         """The chosen pieces, less the tokens lying alone (see :data:`_LONE_REACH`) that
         match a token's face only loosely: each is a tile where it clearly matches one
@@ -1038,7 +1043,7 @@ class Recogniser:
             token_sized = token_ratio is not None and (
                 _TOKEN_SIZED[0] * token_ratio <= ratio < math.sqrt(token_ratio)
             )
-            tile = None if token_sized else self._as_tile(pyramid, grey, scale, s, size_at)
+            tile = None if token_sized else self._as_tile(pyramid, grey, scale, s, size_at, periods)
             if tile is not None and _clear_of(tile.candidate.center, kept):
                 kept.append(tile)
                 continue
@@ -1054,6 +1059,7 @@ class Recogniser:
         scale: float,
         s: _Scored,
         size_at: SizeModel | None,
+        periods: tuple[np.ndarray, ...] | None = None,
     ) -> _Scored | None:
         """A piece first read as a token, read again as a tile: cut as one (a round
         tile from where the piece was first cut and where it was aligned; a square
@@ -1069,7 +1075,7 @@ class Recogniser:
         if self.tileset.tile_shape == "round":
             cuts = [s.cut or c, c]
         else:
-            square = self._outlined(grey, scale, np.array(c.center), side)
+            square = self._outlined(grey, scale, np.array(c.center), side, periods)
             if square is None:
                 return None
             cuts = [Candidate(square.astype(np.float32), False, c.blob, c.split, c.cover)]
@@ -1173,6 +1179,7 @@ class Recogniser:
         scale: float,
         chosen: list[_Scored],
         size_at: SizeModel | None,
+        periods: tuple[np.ndarray, ...] | None = None,
     ) -> list[_Scored]:
         """The chosen pieces, with tiles of which the object mask kept only the figure.
 
@@ -1233,7 +1240,9 @@ class Recogniser:
         # outline the frame's edges show best (the bits may lie off the tile's middle)
         unclear = [k for k in places if best[k].score < self.config.second_look_min]
         outlined = [
-            Candidate(square_by_outline(grey, *places[k], scale).astype(np.float32), False, k, 0)
+            Candidate(
+                square_by_outline(grey, *places[k], scale, periods).astype(np.float32), False, k, 0
+            )
             for k in unclear
         ]
         for s in self._score_structure(pyramid, outlined, tiles):
@@ -1252,6 +1261,7 @@ class Recogniser:
         scale: float,
         chosen: list[_Scored],
         size_at: SizeModel | None,
+        periods: tuple[np.ndarray, ...] | None = None,
     ) -> list[_Scored]:
         """Square tiles in blobs of about one tile's area that nothing explains, cut
         again at the frame's tile size where the edges show a tile's outline.
@@ -1276,7 +1286,7 @@ class Recogniser:
                 _distance(centre, s.candidate.center) < 0.7 * side for s in chosen
             ):
                 continue
-            square = self._outlined(grey, scale, np.array(centre), side)
+            square = self._outlined(grey, scale, np.array(centre), side, periods)
             if square is not None:
                 cells.append(Candidate(square.astype(np.float32), False, len(cells), 0))
         if not cells:
@@ -1297,6 +1307,7 @@ class Recogniser:
         scale: float,
         chosen: list[_Scored],
         size_at: SizeModel | None,
+        periods: tuple[np.ndarray, ...] | None = None,
     ) -> list[_Scored]:
         """Tiles inside a blob that no split explains: tiles lying against a large
         object that is not a tile (the deposit mat, a card).
@@ -1353,7 +1364,9 @@ class Recogniser:
         found: list[_Scored] = []
         edges: list[np.ndarray] = []  # each found tile's square as its edges show it
         for s in seeds:
-            quad = self._outlined(grey, scale, np.array(s.candidate.center), s.candidate.side)
+            quad = self._outlined(
+                grey, scale, np.array(s.candidate.center), s.candidate.side, periods
+            )
             if quad is not None and self._rejection(s, sizes(s.candidate.center)) is None:
                 found.append(s)
                 edges.append(quad)
@@ -1375,7 +1388,7 @@ class Recogniser:
                         _distance(centre, c.center) < 0.6 * side for c in cells
                     ):
                         continue
-                    square = self._outlined(grey, scale, centre, side)
+                    square = self._outlined(grey, scale, centre, side, periods)
                     if square is not None:
                         cells.append(Candidate(square.astype(np.float32), False, len(cells), 0))
                         squares.append(square)
@@ -1524,7 +1537,12 @@ class Recogniser:
         return [s for s in _one_per_place(kept)[0] if _clear_of(s.candidate.center, chosen)]
 
     def _outlined(
-        self, grey: np.ndarray, scale: float, centre: np.ndarray, side: float
+        self,
+        grey: np.ndarray,
+        scale: float,
+        centre: np.ndarray,
+        side: float,
+        periods: tuple[np.ndarray, ...] | None = None,
     ) -> np.ndarray | None:
         """The square near ``centre`` whose outline the frame's edges show best, of
         about ``side`` (a matched piece's side is only known to a tenth: the templates
@@ -1533,9 +1551,13 @@ class Recogniser:
         config = self.config
         best, best_step = None, 0.0
         for zoom in _OUTLINE_ZOOMS:
-            quad = square_by_outline(grey, centre, zoom * side, scale)
+            quad, free = outlined_square(grey, centre, zoom * side, scale, periods)
             step, beside = outline_contrast(grey, quad, scale, False)
             shows = step >= config.outline_step_min and step >= config.outline_share_min * beside
+            # on a checked cloth the cloth's own lines step as steeply as a tile's edge:
+            # the size is judged by the steps the cloth does not repeat
+            if periods is not None:
+                step = free
             if shows and step > best_step:
                 best, best_step = quad, step
         return best

@@ -403,3 +403,20 @@ def test_a_fine_check_is_told_where_it_stops_repeating_and_nowhere_else(
         assert coverage(broken, disc_mask(centre, radius)) > 0.6, centre
     for centre in [(480, 120), (240, 270), (560, 300)]:
         assert coverage(broken, disc_mask(centre, 9)) < 0.1, centre
+
+
+def test_a_checks_periods_are_told_at_the_work_size_whatever_size_it_was_read_at(
+    config: VisionConfig,
+) -> None:
+    # a coarse check is compared with itself at half the work size, a fine one at the
+    # full size: either way an edge a period on must be the cloth's own edge again
+    for cell in (8, 16):
+        frame = checked_cloth(cell=cell)
+        pale_disc(frame, (150, 110), 2 * cell)
+        periods = find_foreground(camera(frame), config).periods
+        assert periods is not None, cell
+        at = np.array([320.0, 180.0])
+        vectors = [coef[0] + at[0] * coef[1] + at[1] * coef[2] for coef in periods]
+        for vector in vectors:
+            assert abs(np.hypot(*vector) - 2 * cell) < 1.0, (cell, vector)
+        assert abs(float(np.dot(*vectors))) < 0.1 * (2 * cell) ** 2, cell

@@ -36,6 +36,43 @@ def test_a_square_is_found_by_its_outline_near_a_guess_off_its_middle():
     assert min(abs(angle - turn), 90 - abs(angle - turn)) < 3.0
 
 
+def _pale_tile_on_a_check() -> tuple[np.ndarray, np.ndarray, float]:
+    """A pale tile (its paper the check's pale cells, a thin grey border, a dark dot
+    off its middle) turned 30° on a fine grey check of period 14 px, a tile 1.4 periods
+    wide; drawn at four times the size and shrunk. Its grey, centre and side."""
+    k = 4
+    ys, xs = np.mgrid[0 : 180 * k, 0 : 320 * k]
+    on_x, on_y = (xs // (7 * k)) % 2 == 0, (ys // (7 * k)) % 2 == 0
+    grey = np.where(on_x & on_y, 70, np.where(on_x | on_y, 140, 215)).astype(np.uint8)
+    centre, side = np.array([160.0, 90.0]), 20.0
+    box = np.round(cv2.boxPoints(((160.0 * k, 90.0 * k), (side * k, side * k), 30.0)))
+    cv2.fillPoly(grey, [box.astype(np.int32)], 215)
+    cv2.polylines(grey, [box.astype(np.int32)], True, 150, k // 2, cv2.LINE_AA)
+    cv2.circle(grey, (163 * k, 90 * k), 4 * k, 60, -1)
+    return _noisy(cv2.resize(grey, (320, 180), interpolation=cv2.INTER_AREA), 3), centre, side
+
+
+def test_on_a_check_a_square_is_found_by_the_edges_the_cloth_does_not_repeat():
+    # the check's lines step as steeply as the tile's edge, and a square placed square
+    # to them lies on lines all round: from half the guesses a quarter of a side off,
+    # the square then found is drawn off the tile. A period on, the cloth repeats its
+    # own edges and not the tile's, so with the cloth's periods every guess finds it.
+    grey, centre, side = _pale_tile_on_a_check()
+    periods = tuple(
+        np.array([[*v], [0.0, 0.0], [0.0, 0.0]], np.float32) for v in [(14, 0), (0, 14)]
+    )
+    guesses = [
+        centre + np.array([dx, dy]) * side for dx in (-0.25, 0, 0.25) for dy in (-0.12, 0.12)
+    ]
+    drawn_off = [
+        np.hypot(*(square_by_outline(grey, g, side, 1.0).mean(axis=0) - centre)) for g in guesses
+    ]
+    assert max(drawn_off) > 0.2 * side
+    for guess in guesses:
+        quad = square_by_outline(grey, guess, side, 1.0, periods)
+        assert np.hypot(*(quad.mean(axis=0) - centre)) < 0.1 * side
+
+
 def test_a_tile_has_an_outline_and_a_square_imagined_around_a_die_has_none():
     # a dark tile with a pale figure, and a die, on a plain cloth of the tile's colour
     grey = np.full((360, 640), 90, np.uint8)

@@ -750,7 +750,7 @@ def test_a_lone_piece_as_large_as_the_frame_s_tokens_is_not_read_again_as_a_tile
     row = [piece(100, 35, 0.95), piece(136, 35, 0.95)]  # clear tokens: 0.7 of a tile
     tried: list[float] = []
 
-    def as_tile(pyramid, grey, scale, s, size_at):
+    def as_tile(pyramid, grey, scale, s, size_at, *rest):
         tried.append(s.candidate.side)
         return None
 
