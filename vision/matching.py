@@ -77,6 +77,15 @@ def match_structure(
     ]
 
 
+def every_group(
+    patches: np.ndarray, bank: TemplateBank, n_groups: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each group's best correlation with each patch (N×G, -1 for groups not in the
+    bank) and the turn that gave it, over the core templates: every group's own
+    verdict, not only the two best, for a piece whose best may be the wrong one."""
+    return _group_bests(structure_vectors(patches, bank.mask), bank, n_groups, True)
+
+
 def _group_bests(
     vectors: np.ndarray, bank: TemplateBank, n_groups: int, core_only: bool
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -50,7 +50,7 @@ from vision.discs import circle_split, disc_split, is_single_disc
 from vision.foreground import downscale, find_foreground
 from vision.imageio import MAX_PIXELS, ImageError
 from vision.lattice import Lattice, fit_lattice, lattice_cells
-from vision.matching import StructureMatch, align, match_structure
+from vision.matching import StructureMatch, align, every_group, match_structure
 from vision.model import AppearanceModel, build_model, structure_vectors
 from vision.numeric import mean_of, median_of
 from vision.outlines import (
@@ -115,6 +115,12 @@ _FRAGMENT_TURNS = 6
 #: quarter turns too (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
 #: tiles right, none lost; round pieces' other turns gained nothing).
 _QUARTER_TURN_DOUBT = 0.8
+#: Square pieces still doubtful are also cut turned by these many degrees (a blob's
+#: misjudged outline turned cuts 7-40° off their tiles on the fresh hard photos).
+_TURN_TRIES = (-30.0, -15.0, 15.0, 30.0, 45.0)
+#: ...and the best this many of its alignments are aligned once more from where they
+#: landed (a 70 px coffin cut 6 % off reached 0.96 from its third best, 0.53).
+_SECOND_ALIGNED = 3
 #: A round figure looks the same turned where its structure matches itself this well.
 _ALIKE = 0.9
 #: Round pieces found without a blob of their own are also cut this share of their
@@ -269,7 +275,8 @@ class Recogniser:
         scored = self._align_promising(pyramid, singles + self._score_splits(pyramid, rest))
         scored += self._complete_blocks(pyramid, scored, blobs, mask, scale)
         lap("structure")
-        chosen, rejected, size_at = self._choose(pyramid, scored, calibrated)
+        chosen, rejected, size_at, turned_down = self._choose(pyramid, scored, calibrated)
+        chosen, rejected = self._other_motifs(pyramid, chosen, turned_down, rejected, size_at)
         chosen = self._other_quarter_turns(pyramid, chosen)
         periods = foreground.periods
         found = self._out_of_unexplained(
@@ -531,6 +538,85 @@ class Recogniser:
                     out[k] = _Scored(s.candidate, s.patch, s.match, chosen[k].cut or s.cut)
         return out
 
+    def _other_motifs(
+        self,
+        pyramid: Pyramid,
+        chosen: list[_Scored],
+        turned_down: list[_Scored],
+        rejected: list[RejectedCandidate],
+        size_at: SizeModel | None,
+    ) -> tuple[list[_Scored], list[RejectedCandidate]]:
+        """Chosen tiles still matching poorly, and pieces of kept splits turned down for
+        their match, aligned again with every tile motif and (square ones) turned; a
+        clear match (:data:`_QUARTER_TURN_DOUBT`) better than before is kept, and a
+        turned-down piece that now passes is a tile.
+
+        Alignment slides the template of the motif (and the runner-up) the first cut
+        matched best, and only moves and scales the cut. A cut a few per cent off its
+        place or turned by a few degrees matches a face's fine outlines poorly (a 70 px
+        tile cut 6 % off and 7° turned matched 0.17, at its place 0.96), so that motif
+        is often the wrong one and the right one's template is never slid; and a square
+        cut along a blob's misjudged outline (a tile on a cloth of its colour, two tiles
+        touching at a corner) lies up to 45° off the tile, which no slide undoes. Each
+        motif is slid at the turn it matched best, each turned cut with the motifs it
+        matched best, and the best few once more from where they landed.
+        Only the few doubtful pieces of a frame are tried (none on most frames).
+        """
+        tiles = ~self._token_groups
+        doubtful = [s for s in chosen if not self._is_token(s) and s.score < _QUARTER_TURN_DOUBT]
+        pieces = doubtful + turned_down
+        if not pieces:
+            return chosen, rejected
+        tries: list[_Scored] = []
+        owner: list[int] = []
+        for k, s in enumerate(pieces):
+            bank = self.model.bank(s.candidate.round)
+            per_group, turns = every_group(s.patch[None], bank, len(self.model.groups))
+            for g in np.flatnonzero(tiles & (per_group[0] > -1)):
+                match = StructureMatch(
+                    int(g), float(turns[0, g]), float(per_group[0, g]), 0.0, -1, 0.0
+                )
+                tries.append(_Scored(s.candidate, s.patch, match, s.cut))
+                owner.append(k)
+        # a square cut along a misjudged outline lies turned off the tile by up to 45°
+        squares = [k for k, s in enumerate(pieces) if not s.candidate.round]
+        turned = [
+            replace(pieces[k].candidate, quad=_turned_about_centre(pieces[k].candidate.quad, d))
+            for k in squares
+            for d in _TURN_TRIES
+        ]
+        tries += self._score_structure(pyramid, turned, tiles)
+        owner += [k for k in squares for _ in _TURN_TRIES]
+        once = self._realigned(pyramid, tries, tiles)
+        # the few best of each piece aligned once more, from where they landed
+        ranked: dict[int, list[_Scored]] = {}
+        for k, s in zip(owner, once, strict=True):
+            ranked.setdefault(k, []).append(s)
+        leads = [(k, s) for k, own in ranked.items() for s in _best_few(own, _SECOND_ALIGNED)]
+        twice = self._realigned(pyramid, [s for _, s in leads], tiles)
+        best: dict[int, _Scored] = {}
+        for (k, _), s in zip(leads, twice, strict=True):
+            if k not in best or s.score > best[k].score:
+                best[k] = s
+        out = list(chosen)
+        place = {id(s): i for i, s in enumerate(chosen)}
+        gone: set[int] = set()
+        for k, s in sorted(best.items()):
+            old = pieces[k]
+            if s.score <= old.score or s.score < _QUARTER_TURN_DOUBT:
+                continue
+            s = _Scored(s.candidate, s.patch, s.match, old.cut or s.cut)
+            if id(old) in place:
+                out[place[id(old)]] = s
+            elif self._rejection(s, size_at(s.candidate.center) if size_at else None) is None:
+                out.append(s)
+                gone.add(id(old))
+        if gone:
+            centres = {s.candidate.center for s in pieces if id(s) in gone}
+            rejected = [r for r in rejected if r.center not in centres]
+        out, doubles = _one_per_place(out)
+        return out, rejected + doubles
+
     def _complete_blocks(
         self,
         pyramid: Pyramid,
@@ -669,12 +755,14 @@ class Recogniser:
 
     def _choose(
         self, pyramid: Pyramid, scored: list[_Scored], side_px: float | None
-    ) -> tuple[list[_Scored], list[RejectedCandidate], SizeModel | None]:
+    ) -> tuple[list[_Scored], list[RejectedCandidate], SizeModel | None, list[_Scored]]:
         """Keep each blob's best-explained split, then turn down what is not a tile.
 
         Without a table calibration, the size of a tile in this frame is taken from
         the pieces that match a tile face clearly; dice, tokens and the like are then
-        judged against it.
+        judged against it. Also returns the pieces of the kept splits turned down for
+        their match alone (none, or too close to another motif): cut off their place
+        or turn, their first match may have named the wrong motif to align with.
         """
         by_split = _by_split(scored)
         best: dict[int, tuple[float, list[_Scored]]] = {}
@@ -732,7 +820,12 @@ class Recogniser:
                 final[blob] = (value, members, reasons)
         chosen: list[_Scored] = []
         rejected: list[RejectedCandidate] = []
+        turned_down: list[_Scored] = []
         for _, members, reasons in final.values():
+            # a piece turned down in a block that otherwise reads as tiles
+            readable = sum(r is None for r in reasons) >= self.config.split_accept_share * len(
+                members
+            )
             for s, reason in zip(members, reasons, strict=True):
                 # the split is chosen as a whole; each of its pieces may still have been
                 # cut at the same place by another split into a clear match, even one
@@ -748,9 +841,11 @@ class Recogniser:
                 else:
                     c = s.candidate
                     rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
+                    if readable and reason.startswith(("no match", "ambiguous")):
+                        turned_down.append(s)
         chosen, doubles = _one_per_place(chosen)
         rejected += doubles
-        return chosen, rejected, size_at
+        return chosen, rejected, size_at, turned_down
 
     def _token_ratio(self, pieces: list[_Scored], size_at: SizeModel) -> float | None:
         """How large the frame's tokens are, as a share of a tile's size there: the
@@ -1945,6 +2040,19 @@ def _by_split(pieces: list[_Scored]) -> dict[tuple[int, int], list[_Scored]]:
     for s in pieces:
         groups.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
     return groups
+
+
+def _best_few(pieces: list[_Scored], count: int) -> list[_Scored]:
+    """The ``count`` best matches, best first."""
+    return sorted(pieces, key=lambda s: -s.score)[:count]
+
+
+def _turned_about_centre(quad: np.ndarray, degrees: float) -> np.ndarray:
+    """A quad turned about its centre (clockwise on screen for positive degrees)."""
+    centre = quad.mean(axis=0)
+    a = math.radians(degrees)
+    rotation = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return ((quad - centre) @ rotation.T + centre).astype(np.float32)
 
 
 def _elongation(quad: np.ndarray) -> float:
