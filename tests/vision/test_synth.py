@@ -6,8 +6,9 @@ import cv2
 import numpy as np
 
 from vision.synth.camera import CameraEffects, kelvin_gains, photograph, view_homography
+from vision.synth.check_styles import STYLES, check_set
 from vision.synth.scene import render_photo
-from vision.tileset import TileSet
+from vision.tileset import TileSet, load_tileset, save_tileset
 
 
 def test_the_same_seed_renders_the_same_photo(square_set: TileSet):
@@ -78,3 +79,12 @@ def test_a_tile_the_deposit_mat_is_laid_over_is_known_to_be_hidden(square_set: T
         face = cv2.resize(square_set.faces[truth.tile][..., :3], (9, 9)).astype(float)
         seen = cv2.resize(photo.image[y - 20 : y + 20, x - 20 : x + 20], (9, 9)).astype(float)
         assert np.abs(face - seen).mean() > 30
+
+
+def test_the_check_styles_are_valid_tile_sets_of_their_own_shape(tmp_path):
+    # the styles drawn unlike the samples, to measure recognition on unseen art
+    for name in STYLES:
+        save_tileset(check_set(name), tmp_path / name)
+        loaded = load_tileset(tmp_path / name)
+        assert loaded.tile_shape == STYLES[name][0]
+        assert len(loaded.faces) == 50 and loaded.has_tokens
