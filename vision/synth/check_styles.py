@@ -107,6 +107,12 @@ def _silhouette(
         poly([[0.46, 0.42], [0.54, 0.42], [0.5, 0.22]])
 
 
+def _token_palette(tiles: dict[Colour, BGR], black: BGR, white: BGR) -> dict[str, BGR]:
+    """Token colours: the tiles' own four, and a black and a white."""
+    shared = {c.value: tiles[c] for c in (Colour.RED, Colour.BLUE, Colour.GREEN, Colour.YELLOW)}
+    return {"black": black, "white": white, **shared}
+
+
 # -- runes and coins ------------------------------------------------------------------------
 
 _COL_A: dict[Colour, BGR] = {
@@ -116,14 +122,7 @@ _COL_A: dict[Colour, BGR] = {
     Colour.GREEN: (70, 160, 60),
     Colour.PURPLE: (150, 60, 140),
 }
-_TOK_A: dict[str, BGR] = {
-    "black": (40, 40, 40),
-    "white": (235, 235, 235),
-    "red": (40, 40, 200),
-    "blue": (170, 90, 30),
-    "green": (70, 160, 60),
-    "yellow": (40, 200, 235),
-}
+_TOK_A = _token_palette(_COL_A, black=(40, 40, 40), white=(235, 235, 235))
 _GLYPH = {Motif.VAMPIRE: "V", Motif.MONK: "M", Motif.MAIDEN: "Q", Motif.COFFIN: "#"}
 
 
@@ -204,14 +203,7 @@ _COL_B: dict[Colour, BGR] = {
     Colour.GREEN: (60, 170, 40),
     Colour.PURPLE: (160, 50, 120),
 }
-_TOK_B: dict[str, BGR] = {
-    "black": (30, 30, 30),
-    "white": (240, 240, 240),
-    "red": (50, 30, 210),
-    "blue": (180, 110, 20),
-    "green": (60, 170, 40),
-    "yellow": (30, 190, 245),
-}
+_TOK_B = _token_palette(_COL_B, black=(30, 30, 30), white=(240, 240, 240))
 
 
 def _stamp(tile: Tile) -> np.ndarray:
@@ -259,14 +251,7 @@ _COL_C: dict[Colour, BGR] = {
     Colour.GREEN: (80, 150, 30),
     Colour.PURPLE: (140, 40, 150),
 }
-_TOK_C: dict[str, BGR] = {
-    "black": (35, 35, 35),
-    "white": (235, 235, 235),
-    "red": (60, 40, 190),
-    "blue": (200, 120, 40),
-    "green": (80, 150, 30),
-    "yellow": (50, 210, 240),
-}
+_TOK_C = _token_palette(_COL_C, black=(35, 35, 35), white=(235, 235, 235))
 
 
 def _mosaic(tile: Tile) -> np.ndarray:
