@@ -13,7 +13,7 @@ import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
 from vision.candidates import Candidate, find_blobs
 from vision.config import VisionConfig
-from vision.evaluate import evaluate, evaluation_photo, score_photo
+from vision.evaluate import PhotoScore, evaluate, evaluation_photo, score_photo
 from vision.imageio import ImageError
 from vision.matching import StructureMatch
 from vision.outlines import square_quad
@@ -21,6 +21,19 @@ from vision.recogniser import Recogniser, _Scored
 from vision.synth.camera import CameraEffects
 from vision.synth.scene import paste, render_photo
 from vision.tileset import TileSet
+
+
+def _evaluated(
+    tileset: TileSet,
+    recogniser: Recogniser,
+    seed: int,
+    level: int,
+    index: int,
+    close_ups: bool = False,
+) -> PhotoScore:
+    """How ``companion evaluate`` scores one of its photos."""
+    photo = evaluation_photo(tileset, seed, level, index, close_ups=close_ups)
+    return score_photo(photo, recogniser.detect(photo.image), level, index)
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -116,8 +129,7 @@ def test_no_tile_is_read_twice_because_every_tile_is_unique(square_set, square_r
 def test_a_token_row_holds_tokens_even_where_one_looks_like_a_tile(round_set, round_recogniser):
     # hard level, seed as `companion evaluate` renders its tenth photo: a small token of
     # the row, cut a little large, matched a tile face better than its own
-    photo = evaluation_photo(round_set, 2024, 2, 9)
-    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 9)
+    score = _evaluated(round_set, round_recogniser, 2024, 2, 9)
     assert score.false_positives == 0
     assert score.tokens_right >= score.tokens - 1
 
@@ -205,8 +217,7 @@ def test_a_token_row_the_distance_peaks_cannot_split_is_cut_at_its_rims(
 ):
     # hard level, as `companion evaluate` renders its twentieth photo: a tilted row of
     # five tokens on a checked cloth reads as one long ellipse to the distance peaks
-    photo = evaluation_photo(round_set, 2024, 2, 19)
-    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 19)
+    score = _evaluated(round_set, round_recogniser, 2024, 2, 19)
     assert score.tokens_right == score.tokens
 
 
@@ -427,8 +438,7 @@ def test_each_piece_of_the_chosen_split_keeps_its_best_cut(square_set, square_re
     # middle level, as `companion evaluate` renders its fourth photo: a block's grid
     # cut one tile a little off (a garlic at 0.58), while the block's lattice cut it
     # true (a maiden at 0.95); the grid split won on the whole
-    photo = evaluation_photo(square_set, 2024, 1, 3)
-    score = score_photo(photo, square_recogniser.detect(photo.image), 1, 3)
+    score = _evaluated(square_set, square_recogniser, 2024, 1, 3)
     assert score.tiles_right == score.tiles
 
 
@@ -531,8 +541,7 @@ def test_a_piece_turned_down_as_its_split_cut_it_keeps_a_clear_cut_at_its_place(
 def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_recogniser):
     # hard level, as `companion evaluate` renders its twelfth photo: the deposit mat's
     # printed moons, cut as a row of discs, all match a vampire tile a little
-    photo = evaluation_photo(round_set, 2024, 2, 11)
-    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 11)
+    score = _evaluated(round_set, round_recogniser, 2024, 2, 11)
     assert score.false_positives == 0
 
 
@@ -643,8 +652,7 @@ def test_tiles_against_the_deposit_mat_are_found_from_the_one_that_matches_clear
     # `companion evaluate --close-ups`'s hard photo 13: an L of six tiles whose foot lies
     # against the mat; the mask joins them with the mat's printed squares into one blob
     # no grid explains, so every tile was lost with it
-    photo = evaluation_photo(square_set, 2024, 2, 13, close_ups=True)
-    score = score_photo(photo, square_recogniser.detect(photo.image), 2, 13)
+    score = _evaluated(square_set, square_recogniser, 2024, 2, 13, close_ups=True)
     assert score.tiles_right >= 4 and score.false_positives == 0, score
 
 
@@ -692,8 +700,7 @@ def test_tiles_against_the_deposit_mat_are_found_by_their_edges_where_none_match
     # grid laid over the mat and the tiles cut each cell across a tile's edge, so no
     # piece matched clearly and all were lost (the fifth tile lies under the mat, and
     # the column's top tile has its heart there)
-    photo = evaluation_photo(square_set, 2024, 2, 17, close_ups=True)
-    score = score_photo(photo, square_recogniser.detect(photo.image), 2, 17)
+    score = _evaluated(square_set, square_recogniser, 2024, 2, 17, close_ups=True)
     assert score.tiles_right >= 3 and score.false_positives == 0, score
 
 
@@ -710,8 +717,7 @@ def test_bits_of_a_round_tile_s_rim_are_no_tiles(round_set, round_recogniser):
     # the same series' hard photo 15: of a round tile mostly under the mat, the mask
     # keeps its rim, cut into discs a twentieth of a tile's size; with no size known
     # in the frame, seven of them matched a face well enough to be reported
-    photo = evaluation_photo(round_set, 2024, 2, 15, close_ups=True)
-    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 15)
+    score = _evaluated(round_set, round_recogniser, 2024, 2, 15, close_ups=True)
     assert score.false_positives == 0, score
 
 
@@ -719,8 +725,7 @@ def test_round_tiles_found_by_their_rims_say_how_large_a_tile_is(round_set, roun
     # `companion evaluate --close-ups --seed 7`'s hard photo 1: a row of four round tiles
     # running under the mat, three in view and joined to it in the mask; the O of the
     # mat's printed DEPOT, a ring a quarter of a tile across, matched a face as well
-    photo = evaluation_photo(round_set, 7, 2, 1, close_ups=True)
-    score = score_photo(photo, round_recogniser.detect(photo.image), 2, 1)
+    score = _evaluated(round_set, round_recogniser, 7, 2, 1, close_ups=True)
     assert score.tiles_right >= 3 and score.false_positives == 0, score
 
 
