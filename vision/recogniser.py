@@ -77,7 +77,7 @@ _SAMPLE_CELLS = 5
 #: alone: not in a player's row, even one with a token between not read.
 #: A lone token this share of the frame's token size or larger (up to the geometric
 #: middle of a token's and a tile's size) is not read again as a tile.
-_TOKEN_SIZED = (0.85,)
+_TOKEN_SIZED = 0.85
 _LONE_REACH = 2.6
 #: Why the pieces of a split mostly turned down are all turned down.
 _NOT_TILES = "part of something that is not tiles"
@@ -1136,7 +1136,7 @@ class Recogniser:
             first = s.cut or s.candidate
             ratio = first.side / size_at(first.center) if size_at else 1.0
             token_sized = token_ratio is not None and (
-                _TOKEN_SIZED[0] * token_ratio <= ratio < math.sqrt(token_ratio)
+                _TOKEN_SIZED * token_ratio <= ratio < math.sqrt(token_ratio)
             )
             tile = None if token_sized else self._as_tile(pyramid, grey, scale, s, size_at, periods)
             if tile is not None and _clear_of(tile.candidate.center, kept):
