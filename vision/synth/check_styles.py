@@ -1,7 +1,7 @@
 """Tile sets drawn unlike the samples, to check that recognition generalises.
 
 The samples (`vision.synth.art`) and the held-out styles drawn by the same code share
-its habits. These six were drawn by separate, plainer code, each unlike the others, and
+its habits. These were drawn by separate, plainer code, each unlike the others, and
 measured at the end of a session (docs/vision.md, "Unseen art"):
 
 * ``runes``: square; the colour as ground, a white letter as the figure, a red heart
@@ -11,6 +11,9 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
 * ``pebble``: round; a radial ground of the colour, white line art, a pale heart.
 * ``mosaic``: square; a striped ground of the colour, a dark figure in a white disc.
 * ``ring``: round; cream, a coloured ring near the rim, a black figure and heart.
+* ``tarot``: square; a dark ground, the figure drawn as a coloured line, a coloured heart.
+* ``button``: round; the colour on the upper half, white below, a small black figure
+  across the line, a white heart.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -305,6 +308,58 @@ def _token_c(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- tarot and button -------------------------------------------------------------------------
+
+_COL_D: dict[Colour, BGR] = {
+    Colour.BLUE: (210, 140, 60),
+    Colour.RED: (70, 60, 220),
+    Colour.YELLOW: (60, 215, 235),
+    Colour.GREEN: (90, 190, 70),
+    Colour.PURPLE: (190, 80, 170),
+}
+_TOK_D = _token_palette(_COL_D, black=(45, 40, 40), white=(240, 240, 235))
+
+
+def _tarot(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = np.full((n, n, 3), (45, 30, 30), np.uint8)
+    cv2.rectangle(img, (10 * S, 10 * S), (n - 10 * S, n - 10 * S), (150, 170, 185), S)
+    _silhouette(img, tile.motif, n, _COL_D[tile.colour], fill=False, thick=6 * S)
+    if tile.heart:
+        _heart(img, n // 2, int(0.88 * n), 8 * S, _COL_D[tile.colour])
+    return _shrunk(img)
+
+
+def _button(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = np.full((n, n, 3), (250, 250, 250), np.uint8)
+    img[: int(0.55 * n)] = _COL_D[tile.colour]
+    cv2.line(img, (0, int(0.55 * n)), (n, int(0.55 * n)), (30, 30, 30), 3 * S)
+    figure = np.full((n, n, 3), 255, np.uint8)
+    _silhouette(figure, tile.motif, n, (0, 0, 0))
+    small = cv2.resize(figure, None, fx=0.55, fy=0.55)
+    off = (n - small.shape[0]) // 2
+    ink = np.zeros((n, n), bool)
+    ink[off : off + small.shape[0], off : off + small.shape[1]] = small[..., 0] < 128
+    img[ink] = (30, 30, 30)
+    if tile.heart:
+        _heart(img, int(0.3 * n), int(0.3 * n), 9 * S, (255, 255, 255))
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_d(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    img = np.full((n, n, 3), (70, 70, 70), np.uint8)
+    if colour is None:
+        cv2.circle(img, (int(0.45 * n), n // 2), int(0.28 * n), (235, 235, 235), -1, _AA)
+        cv2.circle(img, (int(0.56 * n), int(0.46 * n)), int(0.25 * n), (70, 70, 70), -1, _AA)
+    else:
+        img[:] = colour
+        _silhouette(img, Motif.VAMPIRE, n, (20, 20, 20))
+    cv2.circle(img, (n // 2, n // 2), int(0.45 * n), (245, 245, 245), 5 * S, cv2.LINE_AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -317,6 +372,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "pebble": ("round", _pebble, _token_b, _TOK_B),
     "mosaic": ("square", _mosaic, _token_c, _TOK_C),
     "ring": ("round", _ring, _token_c, _TOK_C),
+    "tarot": ("square", _tarot, _token_d, _TOK_D),
+    "button": ("round", _button, _token_d, _TOK_D),
 }
 
 
