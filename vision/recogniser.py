@@ -111,6 +111,9 @@ _FRAGMENT_SHARE = (0.05, 0.7)
 #: (:func:`vision.outlines.square_by_outline`), and centred on it in this many turns of
 #: a quarter.
 _FRAGMENT_TURNS = 6
+#: Bits of one figure lie within this many tile sides of each other (two bits towards
+#: opposite corners, half-way out, are 0.71 apart; the figures of touching tiles about 1).
+_FIGURE_SPAN = 0.8
 #: Square pieces matching worse than this once aligned are aligned in their other
 #: quarter turns too (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
 #: tiles right, none lost; round pieces' other turns gained nothing).
@@ -2182,13 +2185,24 @@ def _repeated_print(pieces: list[_Scored], clear: float) -> bool:
 def _clusters(
     bits: list[tuple[np.ndarray, float, float]],
 ) -> list[list[tuple[np.ndarray, float, float]]]:
-    """Bits of figures (centre, tile side there, share) grouped with every bit closer
-    than a tile's side to one of the group."""
+    """Bits of figures (centre, tile side there, share) grouped into figures: each bit,
+    largest first, joins the nearest group whose every bit lies within
+    :data:`_FIGURE_SPAN` sides of it.
+
+    Each bit must be near all of its group, not just one: chained from neighbour to
+    neighbour, the figures of a block of touching tiles (a side apart) made one group
+    too large to be a figure, and none of them was looked for (dark tiles on a dark
+    table, whose coloured line figures alone stood out).
+    """
     groups: list[list[tuple[np.ndarray, float, float]]] = []
-    for bit in bits:
-        joined = [g for g in groups if any(_distance(bit[0], b[0]) < bit[1] for b in g)]
-        merged = [bit] + [b for g in joined for b in g]
-        groups = [g for g in groups if not any(g is j for j in joined)] + [merged]
+    # the largest bits first: each figure's main part, which its specks then join
+    for bit in sorted(bits, key=lambda b: -b[2]):
+        reach = _FIGURE_SPAN * bit[1]
+        fits = [g for g in groups if all(_distance(bit[0], b[0]) < reach for b in g)]
+        if fits:
+            min(fits, key=lambda g: min(_distance(bit[0], b[0]) for b in g)).append(bit)
+        else:
+            groups.append([bit])
     return groups
 
 

@@ -264,6 +264,50 @@ def test_a_square_tile_whose_figure_alone_is_in_the_mask_is_found_around_it(
     assert _read_at(result, lost.center) == [lost.tile]
 
 
+def test_the_figures_of_touching_tiles_the_mask_kept_alone_are_each_a_tile(
+    square_set, square_recogniser, monkeypatch
+):
+    # dark tiles on a dark table: of a block only the figures stand out, a side apart;
+    # chained together they looked like one figure too large to be one
+    photo = render_photo(
+        square_set, np.random.default_rng(5), level=0, n_tiles=6, layout="touching"
+    )
+    side = photo.tile_px
+    lost = [
+        t
+        for t in photo.tiles
+        if any(
+            0.8 * side < np.hypot(*np.subtract(t.center, o.center)) < 1.2 * side
+            for o in photo.tiles
+            if o is not t
+        )
+    ][:3]
+
+    middle = np.mean([t.center for t in lost], axis=0)
+
+    def figures_only(mask, scale):
+        for tile in lost:
+            _erase_square(mask, tile, scale, 1.05)
+        for tile in lost:
+            # each figure a disc in its face's middle, the outer two with a speck
+            # towards the middle one
+            towards = middle - tile.center
+            reach = np.hypot(*towards)
+            bits = [(tile.center, 0.18)]
+            if reach > side / 2:
+                bits.append((tile.center + 0.35 * side * towards / reach, 0.06))
+            for point, radius in bits:
+                centre = np.round((np.array(point) + 0.5) / scale - 0.5).astype(int)
+                cv2.circle(mask, centre, round(radius * side / scale), 255, -1)
+
+    _mask_changed(monkeypatch, photo.image, figures_only)
+    # the block's own tiles would lead to them (Recogniser._beside_blocks): not here
+    monkeypatch.setattr(Recogniser, "_beside_blocks", lambda *args: [])
+    result = square_recogniser.detect(photo.image)
+    assert len(lost) == 3
+    assert [_read_at(result, t.center) for t in lost] == [[t.tile] for t in lost]
+
+
 def test_a_square_tile_whose_blob_lies_off_its_place_is_cut_again_at_its_outline(
     square_set, square_recogniser, monkeypatch
 ):
