@@ -90,8 +90,12 @@ class VisionConfig:
     min_split_cover: float = 0.6
     #: A piece longer than this many times its width (even seen at 35°) is not a tile.
     max_elongation: float = 1.45
-    #: Least lead of the best kind of object over the next, below which it is rejected.
+    #: Least lead of the best kind of object over the next, below which it is rejected...
     accept_margin_min: float = 0.02
+    #: ...unless the piece lies this far from the runner-up's face towards the best one
+    #: (:func:`vision.matching.lead_share`; 0.5 is on the best face): two faces that differ
+    #: in a small figure only cannot lead each other by much.
+    accept_lead_share_min: float = 0.2
     #: Detections less sure than this (0..1, see ``Recogniser``) are reported as rejected:
     #: measured on rendered photos, they were wrong far more often than right (tiles
     #: read at 0.35 to 0.40: 4 not tiles, 1 right).

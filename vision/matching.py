@@ -77,6 +77,31 @@ def match_structure(
     ]
 
 
+def lead_share(patch: np.ndarray, bank: TemplateBank, match: StructureMatch) -> float:
+    """How far a piece lies from its runner-up's face towards its best one: 0 halfway
+    between the two, 0.5 exactly on the best (each group's best core face at its turn).
+
+    A lead in correlation says little by itself: two faces that differ only in a small
+    figure (a large shared ground, a line across every face) correlate 0.9 with each
+    other, and a piece lying exactly on one of them leads the other by 0.1 at most. So a
+    near tie is judged by the share of the two faces' own difference the piece shows.
+    """
+    if match.runner < 0:
+        return 0.5
+    vector = structure_vectors(patch[None], bank.mask)[0]
+
+    def best_face(group: int, turn: float) -> np.ndarray:
+        own = np.flatnonzero((bank.group == group) & (bank.turn == turn) & bank.core)
+        return bank.vectors[own[int(np.argmax(bank.vectors[own] @ vector))]]
+
+    best, runner = best_face(match.group, match.turn), best_face(match.runner, match.runner_turn)
+    difference = best - runner
+    spread = float(difference @ difference)
+    if spread < 1e-6:
+        return 0.0
+    return float((vector - runner) @ difference) / spread - 0.5
+
+
 def every_group(
     patches: np.ndarray, bank: TemplateBank, n_groups: int
 ) -> tuple[np.ndarray, np.ndarray]:

@@ -50,7 +50,7 @@ from vision.discs import circle_split, disc_split, is_single_disc
 from vision.foreground import downscale, find_foreground
 from vision.imageio import MAX_PIXELS, ImageError
 from vision.lattice import Lattice, fit_lattice, lattice_cells
-from vision.matching import StructureMatch, align, every_group, match_structure
+from vision.matching import StructureMatch, align, every_group, lead_share, match_structure
 from vision.model import AppearanceModel, build_model, structure_vectors
 from vision.numeric import mean_of, median_of
 from vision.outlines import (
@@ -1832,13 +1832,27 @@ class Recogniser:
 
         return size_at
 
+    def _lead(self, s: _Scored) -> float:
+        """How far the piece's kind leads the next, in correlation: its margin, or where
+        that is small but the piece shows most of the two faces' own difference
+        (:func:`vision.matching.lead_share`, for faces alike but for a small figure),
+        that share scaled so that lying on the face is a clear lead."""
+        least = self.config.accept_margin_min
+        bank = self.model.bank(s.candidate.round)
+        if s.margin >= least or bank is None:
+            return s.margin
+        share = lead_share(s.patch, bank, s.match)
+        if share < self.config.accept_lead_share_min:
+            return s.margin
+        return max(s.margin, 2 * share * _CLEAR_LEAD)
+
     def _rejection(self, s: _Scored, side_px: float | None) -> str | None:
         config = self.config
         is_token = self._is_token(s)
         least = config.accept_token_min if is_token else config.accept_structure_min
         if s.score < least:
             return f"no match ({s.score:.2f})"
-        if s.margin < config.accept_margin_min:
+        if self._lead(s) < config.accept_margin_min:
             return f"ambiguous ({s.margin:.2f})"
         c = s.candidate
         if _elongation(c.quad) > config.max_elongation:
@@ -1878,7 +1892,9 @@ class Recogniser:
                 return
             for ids in clashes:
                 ids.sort(
-                    key=lambda i: -_confidence(chosen[i].score, chosen[i].margin, results[i][1])
+                    key=lambda i: (
+                        -_confidence(chosen[i].score, self._lead(chosen[i]), results[i][1])
+                    )
                 )
                 for i in ids[1:]:
                     excluded[i].add(results[i][0])
@@ -1957,7 +1973,8 @@ class Recogniser:
         for i, s in enumerate(chosen):
             member, clarity = results[i]
             label = model.labels[model.groups[s.group][member]]
-            confidence = _confidence(s.score, s.margin, clarity)
+            lead = self._lead(s)
+            confidence = _confidence(s.score, lead, clarity)
             c = s.candidate
             # a clear tile whose heart (or colour) is a close call is still a tile: it
             # is reported with its likelier twin and its low confidence, as a tile is
@@ -1965,7 +1982,7 @@ class Recogniser:
             clear_tile = (
                 label.tile is not None
                 and s.score >= self.config.sure_tile_min
-                and s.margin >= _CLEAR_LEAD
+                and lead >= _CLEAR_LEAD
             )
             if confidence < self.config.accept_confidence_min and label.tile is None:
                 # a token read unsurely may still lie in a row's middle (see below)
