@@ -14,6 +14,10 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
 * ``tarot``: square; a dark ground, the figure drawn as a coloured line, a coloured heart.
 * ``button``: round; the colour on the upper half, white below, a small black figure
   across the line, a white heart.
+* ``halftone``: square; the colour as a screen of dots on white, a black line figure,
+  an outline heart in a corner.
+* ``pinwheel``: round; four coloured wedges, a black figure in a white middle, a red
+  heart below it.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -360,6 +364,62 @@ def _token_d(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- halftone and pinwheel ------------------------------------------------------------------
+
+_COL_E: dict[Colour, BGR] = {
+    Colour.BLUE: (190, 100, 30),
+    Colour.RED: (45, 45, 215),
+    Colour.YELLOW: (45, 195, 240),
+    Colour.GREEN: (70, 165, 50),
+    Colour.PURPLE: (165, 55, 135),
+}
+_TOK_E = _token_palette(_COL_E, black=(30, 30, 35), white=(238, 238, 238))
+
+
+def _halftone(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = np.full((n, n, 3), (240, 244, 246), np.uint8)
+    step = 9 * S
+    for y in range(step // 2, n, step):
+        for x in range(step // 2 + (step // 2 if (y // step) % 2 else 0), n, step):
+            cv2.circle(img, (x, y), int(0.36 * step), _COL_E[tile.colour], -1, _AA)
+    _silhouette(img, tile.motif, n, (20, 20, 20), fill=False, thick=4 * S)
+    if tile.heart:
+        _heart(img, int(0.18 * n), int(0.82 * n), 9 * S, (20, 20, 20), 2 * S)
+    return _shrunk(img)
+
+
+def _pinwheel(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = np.full((n, n, 3), (250, 250, 250), np.uint8)
+    c = n // 2
+    for k in range(0, 8, 2):
+        cv2.ellipse(img, (c, c), (n, n), 0, k * 45, k * 45 + 45, _COL_E[tile.colour], -1, _AA)
+    cv2.circle(img, (c, c), int(0.3 * n), (250, 250, 250), -1, _AA)
+    figure = np.full((n, n, 3), 255, np.uint8)
+    _silhouette(figure, tile.motif, n, (0, 0, 0))
+    small = cv2.resize(figure, None, fx=0.6, fy=0.6)
+    off = (n - small.shape[0]) // 2
+    ink = np.zeros((n, n), bool)
+    ink[off : off + small.shape[0], off : off + small.shape[1]] = small[..., 0] < 128
+    img[ink] = (25, 25, 25)
+    if tile.heart:
+        _heart(img, c, int(0.72 * n), 6 * S, (40, 40, 200))
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_e(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    img = np.full((n, n, 3), (240, 240, 240), np.uint8)
+    if colour is None:
+        img[:] = (35, 30, 30)
+        cv2.fillPoly(img, [_star(n, 0.32, 0.14).astype(np.int32)], (240, 240, 240), _AA)
+    else:
+        cv2.circle(img, (n // 2, n // 2), int(0.4 * n), colour, int(0.14 * n), cv2.LINE_AA)
+        cv2.circle(img, (n // 2, n // 2), int(0.12 * n), colour, -1, cv2.LINE_AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -374,6 +434,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "ring": ("round", _ring, _token_c, _TOK_C),
     "tarot": ("square", _tarot, _token_d, _TOK_D),
     "button": ("round", _button, _token_d, _TOK_D),
+    "halftone": ("square", _halftone, _token_e, _TOK_E),
+    "pinwheel": ("round", _pinwheel, _token_e, _TOK_E),
 }
 
 
