@@ -111,6 +111,17 @@ _FRAGMENT_SHARE = (0.05, 0.7)
 #: (:func:`vision.outlines.square_by_outline`), and centred on it in this many turns of
 #: a quarter.
 _FRAGMENT_TURNS = 6
+#: A blob filling this share of its smallest enclosing circle may be the larger part of
+#: one round tile (half a disc fills 0.5; a whole disc ragged at its edge fills 0.75 and
+#: more, and its enclosing circle is too large)...
+_PART_OF_DISC = (0.4, 0.7)
+#: ...of a tile's size, where the frame's tile size is known (these shares of it)...
+_PART_SIDES = (0.8, 1.25)
+#: ...and is convex as a part of a disc is (two discs side by side fill 0.88 of their
+#: hull).
+_PART_SOLIDITY = 0.93
+#: ...but no more of its smallest box than this (a half disc fills 0.79, a square 1).
+_PART_FILL_MAX = 0.88
 #: Bits of one figure lie within this many tile sides of each other (two bits towards
 #: opposite corners, half-way out, are 0.71 apart; the figures of touching tiles about 1).
 _FIGURE_SPAN = 0.8
@@ -421,6 +432,11 @@ class Recogniser:
                     if len(circles) > 1:
                         cover = explained(blob, circles, True)
                         candidates += _full_all(circles, scale, True, index, split, cover)
+                        split += 1
+            if round_tiles:
+                around = _disc_around_part(blob, side if trusted else None, config)
+                if around is not None and min_side <= _side(around) <= max_side:
+                    candidates.append(_full(around, scale, True, index, split, 1.0))
         return candidates
 
     # -- stage 3 and 4: rectify and match structure --------------------------------------
@@ -2103,6 +2119,33 @@ def _best_in_place(piece: _Scored, scored: list[_Scored]) -> _Scored:
         ):
             best = other
     return best
+
+
+def _disc_around_part(blob: Blob, side: float | None, config: VisionConfig) -> np.ndarray | None:
+    """The disc a blob is the larger part of, as a box (work px), or None.
+
+    A round tile whose face is half the cloth's colour (a disc coloured on one half)
+    leaves a half disc in the mask, which no split into discs explains. Its smallest
+    enclosing circle is the tile's rim wherever the part left spans half the rim or
+    more: the chord's ends then lie on the circle. Offered where the blob fills
+    :data:`_PART_OF_DISC` of that circle, is convex (:data:`_PART_SOLIDITY`) but no
+    square (:data:`_PART_FILL_MAX`), and (with the frame's tile size known) the circle
+    is of a tile's size.
+    """
+    if is_single_disc(blob):
+        return None
+    (cx, cy), radius = cv2.minEnclosingCircle(blob.contour)
+    share = blob.area / (math.pi * radius**2)
+    if not _PART_OF_DISC[0] <= share <= _PART_OF_DISC[1]:
+        return None
+    # the part of a disc is convex: two tokens side by side have a waist
+    if blob.area < _PART_SOLIDITY * cv2.contourArea(cv2.convexHull(blob.contour)):
+        return None
+    if blob.fill > _PART_FILL_MAX:
+        return None  # a square (a card's printed box) fills its box, a half disc 0.79
+    if side is not None and not _PART_SIDES[0] * side <= 2 * radius <= _PART_SIDES[1] * side:
+        return None
+    return quad_from_ellipse((cx, cy), (2 * radius, 2 * radius), 0.0)
 
 
 def _blob_centre(blob: Blob, scale: float) -> tuple[float, float]:

@@ -221,6 +221,28 @@ def test_a_token_row_the_distance_peaks_cannot_split_is_cut_at_its_rims(
     assert score.tokens_right == score.tokens
 
 
+def test_round_tiles_half_the_cloth_s_colour_are_found_from_the_half_discs_left(
+    round_set, round_recogniser, monkeypatch
+):
+    # faces coloured on one half like the cloth: the mask keeps half discs, which no
+    # split into discs explains, and no whole tile tells the frame its tile size; each
+    # half disc's smallest enclosing circle is its tile's rim
+    photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="spread")
+
+    def halves(mask, scale):
+        radius = round(photo.tile_px / 2 / scale)
+        for k, tile in enumerate(photo.tiles):
+            centre = (round(tile.center[0] / scale), round(tile.center[1] / scale))
+            cv2.circle(mask, centre, radius + 2, 0, -1)
+            cv2.ellipse(mask, centre, (radius, radius), 60 * k, 0, 180, 255, -1)
+
+    _mask_changed(monkeypatch, photo.image, halves)
+    # nor are their rims among the frame's edges (a checked cloth's own edges hide them)
+    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+    result = round_recogniser.detect(photo.image)
+    assert [_read_at(result, t.center) for t in photo.tiles] == [[t.tile] for t in photo.tiles]
+
+
 def test_a_round_tile_whose_figure_alone_is_in_the_mask_is_not_taken_for_a_token(
     round_set, round_recogniser, monkeypatch
 ):
