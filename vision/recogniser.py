@@ -1259,9 +1259,11 @@ class Recogniser:
                     continue
                 lattice, taken = fitted
                 steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-                if len({i for i, _ in taken}) == 1:  # a row along the lattice's columns
+                # a row of tokens goes on along itself only; a line of tiles may be the
+                # one column of a block the mask kept whole (the rest is cloth-coloured)
+                if token and len({i for i, _ in taken}) == 1:  # along the lattice's columns
                     steps = [(0, 1), (0, -1)]
-                elif len({j for _, j in taken}) == 1:  # ...or along its rows
+                elif token and len({j for _, j in taken}) == 1:  # ...or along its rows
                     steps = [(1, 0), (-1, 0)]
                 free = {(i + di, j + dj) for i, j in taken for di, dj in steps} - set(taken)
                 for i, j in sorted(free):

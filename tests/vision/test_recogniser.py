@@ -271,6 +271,26 @@ def test_a_tile_the_mask_lost_from_a_block_is_found_on_the_block_s_lattice(
     assert len(result.tiles) == 6
 
 
+def test_tiles_the_mask_lost_beside_a_line_of_tiles_are_found_on_its_lattice(
+    square_set, square_recogniser, monkeypatch
+):
+    # dark tiles on a cloth of their ground: the mask keeps one line of a block whole
+    # and loses the tiles beside it; a line of tiles, unlike a row of tokens, may
+    # have neighbours at its sides
+    photo = render_photo(
+        square_set, np.random.default_rng(5), level=0, n_tiles=6, layout="touching"
+    )
+    line, beside = photo.tiles[:4], photo.tiles[4:]  # a row of four, two below it
+
+    def without_those_beside(mask, scale):
+        for tile in beside:
+            _erase_square(mask, tile, scale, 1.05)
+
+    _mask_changed(monkeypatch, photo.image, without_those_beside)
+    result = square_recogniser.detect(photo.image)
+    assert [_read_at(result, t.center) for t in line + beside] == [[t.tile] for t in line + beside]
+
+
 def test_a_square_tile_whose_figure_alone_is_in_the_mask_is_found_around_it(
     square_set, square_recogniser, monkeypatch
 ):
