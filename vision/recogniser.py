@@ -173,6 +173,13 @@ _EDGE_FIRST_MIN = 0.4
 _EDGE_DISC_MIN = 0.8
 #: A lead over the next kind of object this large counts as clear (full confidence).
 _CLEAR_LEAD = 0.08
+#: Round tiles in a heap are looked for beside each recognised one in this many
+#: directions: touching discs lie a diameter apart, in any direction, and a cut a
+#: twentyfourth of a turn off (an eighth of a side) is still within alignment's reach.
+_HEAP_DIRECTIONS = 24
+#: ...where nothing lies within this many sides (the gap between two touching discs
+#: lies 0.7 of a side from each; with sizes known to a tenth, a lost disc 0.9 or more).
+_HEAP_APART = 0.85
 #: Tiles whose centres are closer than this many sides touch (one block)...
 _TOUCHING = 1.3
 #: ...and a block is followed this many tiles beyond its recognised ones.
@@ -303,6 +310,7 @@ class Recogniser:
         chosen = self._around_fragments(pyramid, blobs, grey, scale, chosen, size_at, periods)
         chosen += self._lone_blobs_recut(pyramid, blobs, grey, scale, chosen, size_at, periods)
         chosen += self._beside_blocks(pyramid, chosen, grey, scale, size_at)
+        chosen += self._in_heaps(pyramid, chosen, mask, grey, scale, size_at)
         chosen += self._row_gaps(pyramid, grey, scale, chosen, size_at)
         chosen, alone = self._tokens_in_company(pyramid, grey, scale, chosen, size_at, periods)
         rejected += alone
@@ -1226,6 +1234,80 @@ class Recogniser:
             found += self._beside(pyramid, chosen, grey, scale, size_at, token=False)
         if self.tileset.has_tokens:
             found += self._beside(pyramid, chosen + found, grey, scale, size_at, token=True)
+        return found
+
+    def _in_heaps(
+        self,
+        pyramid: Pyramid,
+        chosen: list[_Scored],
+        mask: np.ndarray,
+        grey: np.ndarray,
+        scale: float,
+        size_at: SizeModel | None,
+    ) -> list[_Scored]:
+        """Round tiles inside a heap of round tiles that no split cut out.
+
+        Round tiles pushed together touch up to six others, in no lattice. Where their
+        faces are alike at the rims (white halves meeting white halves), the heap's
+        blob is one slab and its inner rims are too broken for a circle search; the
+        tiles round the heap's edge are found, the inner ones not. Each tile touching
+        a recognised one lies a diameter from it in some direction on the table: the
+        directions :data:`_HEAP_DIRECTIONS` are tried where the mask holds an object and
+        nothing lies yet, kept only on a clear match with an outline all round, and the
+        search goes on from what it finds.
+        """
+        if size_at is None or not self.tileset.has_tiles or self.tileset.tile_shape != "round":
+            return []
+        tiles = ~self._token_groups
+        height, width = mask.shape[:2]
+        found: list[_Scored] = []
+        seeds = [
+            s
+            for s in chosen
+            if s.candidate.round and tiles[s.group] and s.score >= self.config.size_anchor_score
+        ]
+        if not seeds:
+            return []
+        turns = np.radians(np.arange(0, 360, 360 / _HEAP_DIRECTIONS))
+        ways = np.stack([np.cos(turns), np.sin(turns)], axis=1)
+        for _ in range(_BESIDE_ROUNDS):
+            cells: list[Candidate] = []
+            pieces = [s.candidate for s in chosen + found]
+            taken = np.array([c.center for c in pieces])
+            # discs do not overlap: a lost one lies a diameter or more from every other
+            reach = _HEAP_APART * np.array([c.side for c in pieces])
+            # every seed's every direction at once: this runs on every frame of round
+            # tiles, and nearly always finds the places taken or off the objects
+            quads = np.stack([s.candidate.quad for s in seeds]).astype(np.float64)
+            axes = np.stack([quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]], axis=1)
+            middles = quads.mean(axis=1)
+            centres = (middles[:, None] + np.einsum("dk,skj->sdj", ways, axes)).reshape(-1, 2)
+            cols, rows = np.rint((centres + 0.5) / scale - 0.5).astype(int).T
+            inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+            inside[inside] = mask[rows[inside], cols[inside]] > 0
+            apart = np.hypot(*(centres[:, None] - taken[None]).transpose(2, 0, 1))
+            for k in np.flatnonzero(inside & (apart >= reach).all(axis=1)):
+                centre, quad = centres[k], quads[k // len(ways)]
+                if all(_distance(centre, c.center) >= 0.15 * c.side for c in cells):
+                    shape = (quad - quad.mean(axis=0) + centre).astype(np.float32)
+                    cells.append(Candidate(shape, True, -1, _LATTICE_SPLIT))
+            if not cells:
+                break
+            # a direction is only right to a twentyfourth of a turn: cut a little off too
+            first = [
+                s
+                for s in self._score_shifted(pyramid, cells, tiles)
+                if s.score >= _BESIDE_FIRST_MIN
+            ]
+            aligned = self._realigned(pyramid, first, tiles)
+            new = self._kept(pyramid, aligned, _BESIDE_ACCEPT_MIN, size_at, grey, scale)
+            new = [
+                s for s in _one_per_place(new)[0] if _clear_of(s.candidate.center, chosen + found)
+            ]
+            if not new:
+                break
+            found += new
+            seeds = new
         return found
 
     def _beside(

@@ -243,6 +243,28 @@ def test_round_tiles_half_the_cloth_s_colour_are_found_from_the_half_discs_left(
     assert [_read_at(result, t.center) for t in photo.tiles] == [[t.tile] for t in photo.tiles]
 
 
+def test_a_round_tile_inside_a_heap_that_no_split_cut_out_is_found_beside_the_others(
+    round_set, round_recogniser, monkeypatch
+):
+    # round tiles pushed together make one slab in the mask; where their faces are
+    # alike at the rims, no split cuts out the inner ones, nor does the rim search
+    photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="touching")
+    lost = photo.tiles[1]
+    real_splits = Recogniser._split_candidates
+
+    def not_there(self, *args):
+        return [
+            c
+            for c in real_splits(self, *args)
+            if np.hypot(*np.subtract(c.center, lost.center)) > 0.5 * photo.tile_px
+        ]
+
+    monkeypatch.setattr(Recogniser, "_split_candidates", not_there)
+    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+    result = round_recogniser.detect(photo.image)
+    assert _read_at(result, lost.center) == [lost.tile]
+
+
 def test_a_round_tile_whose_figure_alone_is_in_the_mask_is_not_taken_for_a_token(
     round_set, round_recogniser, monkeypatch
 ):
