@@ -548,23 +548,37 @@ class FrameColours:
             if residuals[challenger] > CLOSE_RATIO * residuals[champion] + CLOSE_SLACK:
                 break
             if blur is None:
-                blur = self._blur_of(index, champion)
-            low, high = sorted((champion, challenger))
-            faces = self.faces[index]
-            pair = _MEMORY.learn_pair(self.keys[index], faces, low, high, self.mask, blur)
-            if pair.local:
-                low_error, high_error = _pair_errors(self._blurred_patch(index), pair, self.gains)
-                errors = {low: low_error, high: high_error}
-                champion_error, challenger_error = errors[champion], errors[challenger]
-            else:  # they differ all over: the overall fit has said it
-                champion_error, challenger_error = residuals[champion], residuals[challenger]
+                blur = self.blur_of(index, champion)
+            champion_error, challenger_error = self.twin_errors(index, champion, challenger, blur)
             if challenger_error < champion_error:
                 champion = challenger
             total = max(champion_error + challenger_error, 1e-9)
             clarity = min(clarity, abs(challenger_error - champion_error) / total)
         return champion, clarity
 
-    def _blur_of(self, index: int, member: int) -> int:
+    def twin_errors(
+        self, index: int, a: int, b: int, blur: int, patch: np.ndarray | None = None
+    ) -> tuple[float, float]:
+        """Members ``a`` and ``b`` of piece ``index`` compared only where their faces
+        differ (as :meth:`decide` compares a close challenger), each one's misfit there,
+        with the faces softened by ``FACE_BLURS[blur]`` (see :meth:`blur_of`).
+
+        ``patch`` (P×P×3), if given, is compared instead of the piece as cut: the same
+        piece cut otherwise (turned), read against the same faces under the same lamp.
+        """
+        low, high = sorted((a, b))
+        pair = _MEMORY.learn_pair(self.keys[index], self.faces[index], low, high, self.mask, blur)
+        if not pair.local:  # they differ all over: the overall fit says it
+            if patch is None:
+                return float(self.residuals[index, a]), float(self.residuals[index, b])
+            faces = self.faces[index].blurred[blur, [a, b]]
+            fits = fit_residuals(patch, faces, self.gains, self.mask)
+            return float(fits[0]), float(fits[1])
+        ready = self._blurred_patch(index) if patch is None else _pair_ready(patch, len(self.mask))
+        low_error, high_error = _pair_errors(ready, pair, self.gains)
+        return (low_error, high_error) if a == low else (high_error, low_error)
+
+    def blur_of(self, index: int, member: int) -> int:
         """Which of ``FACE_BLURS`` makes ``member``'s face fit the (blurred) piece best."""
         size = self.mask.shape[0]
         patch = self._blurred_patch(index).reshape(3, size, size).transpose(1, 2, 0)
@@ -574,10 +588,14 @@ class FrameColours:
     def _blurred_patch(self, index: int) -> np.ndarray:
         """The piece blurred like the faces of a pair, channel-major (3×P×P) and flat."""
         if index not in self._blurred:
-            sigma = PAIR_BLUR * self.mask.shape[0] / 40
-            blurred = cv2.GaussianBlur(self.patches[index].astype(np.float32), (0, 0), sigma)
-            self._blurred[index] = blurred.transpose(2, 0, 1).astype(np.float64).ravel()
+            self._blurred[index] = _pair_ready(self.patches[index], self.mask.shape[0])
         return self._blurred[index]
+
+
+def _pair_ready(patch: np.ndarray, size: int) -> np.ndarray:
+    """A patch blurred like the faces of a pair, channel-major (3×P×P) and flat."""
+    blurred = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), PAIR_BLUR * size / 40)
+    return blurred.transpose(2, 0, 1).astype(np.float64).ravel()
 
 
 def estimate_gains(
