@@ -1925,12 +1925,15 @@ class Recogniser:
                 continue
             heart = member if self._has_heart(s.group, member) else twin
             pair = (heart, member + twin - heart, frame.blur_of(k, member))  # the photo's blur
-            odds = _heart_odds(frame, k, *pair)
-            for extra in turns:
-                patch = upright(s.patch, s.turn + extra)
-                turned_odds = _heart_odds(frame, k, *pair, patch)
-                if turned_odds < odds:
-                    odds, hearts[i] = turned_odds, patch
+            angles = [s.turn + extra for extra in turns]
+            errors = np.array(
+                [frame.twin_errors(k, *pair), *frame.twin_errors_turned(k, *pair, s.patch, angles)]
+            )
+            # how much worse the heart's face fits than its plain twin (-1 .. 1)
+            odds = (errors[:, 0] - errors[:, 1]) / np.maximum(errors.sum(axis=1), 1e-9)
+            best_turn = int(np.argmin(odds))
+            if best_turn > 0:  # 0: as structure turned it
+                hearts[i] = upright(s.patch, angles[best_turn - 1])
         if hearts:
             members = [self._member_faces[chosen[i].group] for i in hearts]
             turned = FrameColours(list(hearts.values()), members, frame.mask, gains=frame.gains)
@@ -2036,21 +2039,6 @@ def _heart_twins(model: AppearanceModel) -> dict[int, np.ndarray]:
             [-1 if t is None else where.get(replace(t, heart=not t.heart), -1) for t in tiles]
         )
     return twins
-
-
-def _heart_odds(
-    frame: FrameColours,
-    index: int,
-    heart: int,
-    plain: int,
-    blur: int,
-    patch: np.ndarray | None = None,
-) -> float:
-    """How much worse a piece's heart face fits it than its plain twin, where the two
-    differ (-1: only the heart fits, 1: only the plain face); lower is likelier a heart.
-    ``patch``, if given, is the piece cut otherwise (turned)."""
-    heart_error, plain_error = frame.twin_errors(index, heart, plain, blur, patch)
-    return (heart_error - plain_error) / max(heart_error + plain_error, 1e-9)
 
 
 def _alike_turns(
