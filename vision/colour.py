@@ -422,6 +422,22 @@ def _pair_errors(patch_blurred: np.ndarray, pair: _Pair, gains: np.ndarray) -> t
     return float(unexplained[0]), float(unexplained[1])
 
 
+def _pair_errors_many(taken: np.ndarray, pair: _Pair, gains: np.ndarray) -> np.ndarray:
+    """:func:`_pair_errors` for many patches at once, given as their pixels in the pair's
+    window (V×3K, ``pair.take`` of each flat, channel-major patch): V×2, each face's
+    unexplained share at its best shift."""
+    x = taken  # V×3K
+    total = pair.weight_total
+    sx = x @ pair.weight
+    cxx = np.maximum((x * x) @ pair.weight - sx * sx / total, 1e-9)
+    sxt = (x * np.repeat(gains, x.shape[1] // 3)).astype(np.float32) @ pair.faces.T  # V×2S
+    st = pair.linear @ gains
+    ctt = np.maximum(pair.quadratic @ (gains * gains) - st * st / total, 1e-9)
+    cxt = np.maximum(sxt - np.outer(sx, st) / total, 0.0)
+    unexplained = cxx[:, None] - cxt * cxt / ctt
+    return unexplained.reshape(len(x), 2, -1).min(axis=2) / cxx[:, None]
+
+
 _VARIANTS = [(z, dx, dy) for z in SEARCH_ZOOMS for dy in SEARCH_SHIFTS for dx in SEARCH_SHIFTS]
 
 
@@ -508,6 +524,7 @@ class FrameColours:
         self.gains = np.asarray(gains, np.float64)
         self.residuals = table.residuals(self.gains)  # N×M
         self._blurred: dict[int, np.ndarray] = {}
+        self._decided: dict[tuple[int, frozenset[int]], tuple[int, float]] = {}
         self.patches = list(patches)
         for index in np.flatnonzero(self.residuals.min(axis=1) > POOR_FIT):
             self._search(int(index), table)
@@ -537,6 +554,11 @@ class FrameColours:
         The overall fit ranks the members; each close challenger is then compared with
         the champion only where the two differ (see :func:`_pair_errors`).
         """
+        if (index, exclude) not in self._decided:
+            self._decided[index, exclude] = self._decide(index, exclude)
+        return self._decided[index, exclude]
+
+    def _decide(self, index: int, exclude: frozenset[int]) -> tuple[int, float]:
         residuals = self.residuals[index]
         if exclude:
             residuals = residuals.copy()
@@ -548,23 +570,47 @@ class FrameColours:
             if residuals[challenger] > CLOSE_RATIO * residuals[champion] + CLOSE_SLACK:
                 break
             if blur is None:
-                blur = self._blur_of(index, champion)
-            low, high = sorted((champion, challenger))
-            faces = self.faces[index]
-            pair = _MEMORY.learn_pair(self.keys[index], faces, low, high, self.mask, blur)
-            if pair.local:
-                low_error, high_error = _pair_errors(self._blurred_patch(index), pair, self.gains)
-                errors = {low: low_error, high: high_error}
-                champion_error, challenger_error = errors[champion], errors[challenger]
-            else:  # they differ all over: the overall fit has said it
-                champion_error, challenger_error = residuals[champion], residuals[challenger]
+                blur = self.blur_of(index, champion)
+            champion_error, challenger_error = self.twin_errors(index, champion, challenger, blur)
             if challenger_error < champion_error:
                 champion = challenger
             total = max(champion_error + challenger_error, 1e-9)
             clarity = min(clarity, abs(challenger_error - champion_error) / total)
         return champion, clarity
 
-    def _blur_of(self, index: int, member: int) -> int:
+    def twin_errors(self, index: int, a: int, b: int, blur: int) -> tuple[float, float]:
+        """Members ``a`` and ``b`` of piece ``index`` compared only where their faces
+        differ (as :meth:`decide` compares a close challenger), each one's misfit there,
+        with the faces softened by ``FACE_BLURS[blur]`` (see :meth:`blur_of`)."""
+        low, high = sorted((a, b))
+        pair = _MEMORY.learn_pair(self.keys[index], self.faces[index], low, high, self.mask, blur)
+        if not pair.local:  # they differ all over: the overall fit says it
+            return float(self.residuals[index, a]), float(self.residuals[index, b])
+        low_error, high_error = _pair_errors(self._blurred_patch(index), pair, self.gains)
+        return (low_error, high_error) if a == low else (high_error, low_error)
+
+    def twin_errors_turned(
+        self, index: int, a: int, b: int, blur: int, patch: np.ndarray, turns: list[float]
+    ) -> np.ndarray:
+        """:meth:`twin_errors` for ``patch`` (P×P×3, the piece as cut) turned upright by
+        each of ``turns`` (see :func:`upright`) in place of the piece, read against its
+        faces under the same lamp. One row per turn: ``a``'s misfit, then ``b``'s."""
+        low, high = sorted((a, b))
+        pair = _MEMORY.learn_pair(self.keys[index], self.faces[index], low, high, self.mask, blur)
+        if not pair.local:
+            faces = self.faces[index].blurred[blur, [low, high]]
+            turned = [upright(patch, turn) for turn in turns]
+            errors = np.stack([fit_residuals(t, faces, self.gains, self.mask) for t in turned])
+        else:
+            # blurred once, then turned: a blur the same in every direction commutes with
+            # a turn, and the patch is blurred as for a pair (see _blurred_patch)
+            soft = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), PAIR_BLUR * len(patch) / 40)
+            turned = np.stack([upright(soft, turn) for turn in turns]).transpose(0, 3, 1, 2)
+            flat = turned.reshape(len(turns), -1)[:, pair.take].astype(np.float64)
+            errors = _pair_errors_many(flat, pair, self.gains)
+        return errors if a == low else errors[:, ::-1]
+
+    def blur_of(self, index: int, member: int) -> int:
         """Which of ``FACE_BLURS`` makes ``member``'s face fit the (blurred) piece best."""
         size = self.mask.shape[0]
         patch = self._blurred_patch(index).reshape(3, size, size).transpose(1, 2, 0)
@@ -574,10 +620,14 @@ class FrameColours:
     def _blurred_patch(self, index: int) -> np.ndarray:
         """The piece blurred like the faces of a pair, channel-major (3×P×P) and flat."""
         if index not in self._blurred:
-            sigma = PAIR_BLUR * self.mask.shape[0] / 40
-            blurred = cv2.GaussianBlur(self.patches[index].astype(np.float32), (0, 0), sigma)
-            self._blurred[index] = blurred.transpose(2, 0, 1).astype(np.float64).ravel()
+            self._blurred[index] = _pair_ready(self.patches[index], self.mask.shape[0])
         return self._blurred[index]
+
+
+def _pair_ready(patch: np.ndarray, size: int) -> np.ndarray:
+    """A patch blurred like the faces of a pair, channel-major (3×P×P) and flat."""
+    blurred = cv2.GaussianBlur(patch.astype(np.float32), (0, 0), PAIR_BLUR * size / 40)
+    return blurred.transpose(2, 0, 1).astype(np.float64).ravel()
 
 
 def estimate_gains(

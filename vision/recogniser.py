@@ -232,6 +232,7 @@ class Recogniser:
         }
         self._token_groups = np.array([n.startswith("token") for n in self.model.group_names])
         self._alike_turns = _alike_turns(self.model, self._token_groups, self.config)
+        self._heart_twins = _heart_twins(self.model)
         # tokens and round tiles are cut as discs, square tiles as squares
         shaped = self._token_groups | (tileset.tile_shape == "round")
         self._colour_masks = {
@@ -2011,34 +2012,68 @@ class Recogniser:
         mask: np.ndarray,
     ) -> dict[int, tuple[FrameColours, int]]:
         """Round tiles whose figure looks the same turned (a ring, a star), read in the
-        turn where their faces fit them best.
+        turn where their heart shows best.
 
         Structure cannot tell such a figure's turns apart, so the turn it gives is one of
         several; a heart (or any mark off the figure) is then looked for in the wrong
-        place. The piece is fitted upright in each of the turns its figure allows, under
-        the frame's lamp: the face with the heart fits best only where its heart is.
+        place. Nor can the overall fit: a heart a few pixels wide moves it less than the
+        cut's own error does from one turn to the next (a 120 px ring fitted its 50 turns
+        at 0.24-0.28, a dozen of them better than the turn of its heart, where alone its
+        heart was read). So the piece is turned upright in each turn its figure allows,
+        and its member and that member's twin (the same tile with or without its heart)
+        are compared only where the two differ, as :meth:`FrameColours.decide` compares
+        them: the turn kept is the one where the heart's face fits best against its plain
+        twin. A heart lies in one turn only; a plain tile's twins compare alike in all of
+        them, so it still reads plain unless its rim shows something heart-like there.
         Returns, for each such piece, the frame and index to read it from.
         """
-        variants: list[np.ndarray] = []
-        members: list[np.ndarray] = []
+        found: dict[int, tuple[FrameColours, int]] = {}
+        hearts: dict[int, np.ndarray] = {}  # chosen index: its turn that shows its heart best
+        variants: list[np.ndarray] = []  # other pieces' turns, judged by the overall fit
         owners: list[tuple[int, int]] = []  # (chosen index, its index in ``frame``)
         for k, i in enumerate(subset):
             s = chosen[i]
-            for extra in self._alike_turns.get(s.group, ()):
-                variants.append(upright(s.patch, s.turn + extra))
-                members.append(self._member_faces[s.group])
-                owners.append((i, k))
-        if not variants:
-            return {}
-        turned = FrameColours(variants, members, mask, gains=frame.gains)
-        best: dict[int, tuple[float, tuple[FrameColours, int]]] = {}
-        for v, (i, k) in enumerate(owners):
-            if i not in best:
-                best[i] = (float(frame.residuals[k].min()), (frame, k))
-            fit = float(turned.residuals[v].min())
-            if fit < best[i][0]:
-                best[i] = (fit, (turned, v))
-        return {i: place for i, (_, place) in best.items()}
+            turns = self._alike_turns.get(s.group, ())
+            if not turns:
+                continue
+            member = frame.decide(k)[0]
+            twin = int(self._heart_twins[s.group][member])
+            if twin < 0:  # no heart to look for
+                variants += [upright(s.patch, s.turn + extra) for extra in turns]
+                owners += [(i, k)] * len(turns)
+                continue
+            heart = member if self._has_heart(s.group, member) else twin
+            pair = (heart, member + twin - heart, frame.blur_of(k, member))  # the photo's blur
+            angles = [s.turn + extra for extra in turns]
+            errors = np.array(
+                [frame.twin_errors(k, *pair), *frame.twin_errors_turned(k, *pair, s.patch, angles)]
+            )
+            # how much worse the heart's face fits than its plain twin (-1 .. 1)
+            odds = (errors[:, 0] - errors[:, 1]) / np.maximum(errors.sum(axis=1), 1e-9)
+            best_turn = int(np.argmin(odds))
+            if best_turn > 0:  # 0: as structure turned it
+                hearts[i] = upright(s.patch, angles[best_turn - 1])
+        if hearts:
+            members = [self._member_faces[chosen[i].group] for i in hearts]
+            turned = FrameColours(list(hearts.values()), members, frame.mask, gains=frame.gains)
+            found.update({i: (turned, v) for v, i in enumerate(hearts)})
+        if variants:
+            members = [self._member_faces[chosen[i].group] for i, _ in owners]
+            turned = FrameColours(variants, members, mask, gains=frame.gains)
+            best: dict[int, tuple[float, tuple[FrameColours, int]]] = {}
+            for v, (i, k) in enumerate(owners):
+                if i not in best:
+                    best[i] = (float(frame.residuals[k].min()), (frame, k))
+                fit = float(turned.residuals[v].min())
+                if fit < best[i][0]:
+                    best[i] = (fit, (turned, v))
+            found.update({i: place for i, (_, place) in best.items()})
+        return found
+
+    def _has_heart(self, group: int, member: int) -> bool:
+        """Whether member ``member`` of ``group`` is a tile with a heart."""
+        tile = self.model.labels[self.model.groups[group][member]].tile
+        return tile is not None and tile.heart
 
     def _colour(
         self, chosen: list[_Scored]
@@ -2111,6 +2146,19 @@ class Recogniser:
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, unsure, gains
+
+
+def _heart_twins(model: AppearanceModel) -> dict[int, np.ndarray]:
+    """For each group, each member's twin (the same tile with its heart, or without
+    it), as an index in the group; -1 where it has none (a token)."""
+    twins: dict[int, np.ndarray] = {}
+    for group, members in enumerate(model.groups):
+        tiles = [model.labels[m].tile for m in members]
+        where = {t: j for j, t in enumerate(tiles) if t is not None}
+        twins[group] = np.array(
+            [-1 if t is None else where.get(replace(t, heart=not t.heart), -1) for t in tiles]
+        )
+    return twins
 
 
 def _alike_turns(
