@@ -54,6 +54,7 @@ from vision.matching import StructureMatch, align, every_group, match_structure
 from vision.model import AppearanceModel, build_model, structure_vectors
 from vision.numeric import mean_of, median_of
 from vision.outlines import (
+    face_ground_reach,
     fitted_to_edge,
     has_outline,
     outline_contrast,
@@ -221,9 +222,15 @@ class Recogniser:
             )
             for round_ in (False, True)
         }
-        # pieces of a set coloured in a frame round the edge are cut outside the frame
+        # pieces of a set coloured in a frame round the edge are cut outside the frame,
+        # which lies where the faces' ground ends (0: not framed)
         self._framed = {
-            round_: not np.array_equal(mask, patch_mask(self.config.patch_px, round_))
+            round_: face_ground_reach(
+                np.concatenate([self._member_faces[g] for g in np.flatnonzero(shaped == round_)]),
+                round_,
+            )
+            if not np.array_equal(mask, patch_mask(self.config.patch_px, round_))
+            else 0.0
             for round_, mask in self._colour_masks.items()
         }
         self.tileset = tileset
