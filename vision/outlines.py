@@ -315,6 +315,10 @@ GROUND_FROM = 0.6
 #: gets: not half way, as a frame near the ground's colour (yellow on cream) before a
 #: table far from it would put half the rise at the frame's outer edge.
 GROUND_RISE = 0.25
+#: Only a ground reaching this far (a share of the half-side) can be taken for the edge:
+#: a cut a twentieth too small puts its edge among the sizes the fit tries (down to
+#: :data:`FIT_RANGE`'s 0.84).
+GROUND_IN_RANGE = 0.8
 
 
 def fitted_to_edge(
@@ -337,7 +341,9 @@ def fitted_to_edge(
     a share of the half-side): on a check the colour outside changes anyway, and a frame
     against it hardly steps in grey, so a small tile's steepest step is its paper's edge
     (its frame's inner edge); the cut is never inside the frame the faces say lies round
-    the paper, as far out as the range allows.
+    the paper, as far out as the range allows. Only a ground reaching into the range of
+    sizes tried can be taken for the edge: a set whose colour reaches the edge round a
+    pale disc in the middle (``mosaic``, its ground reaching 0.6) is left as it was.
     """
     centre = quad.mean(axis=0)
     factors = np.arange(FIT_RANGE[0], FIT_RANGE[1] + 1e-6, FIT_STEP)
@@ -375,6 +381,7 @@ def fitted_to_edge(
             borderMode=cv2.BORDER_REPLICATE,
         )  # F×N×3
         edge = _edge_against_table(colours, edge)
+    if framed >= GROUND_IN_RANGE:
         reach = ground_reach(cv2.GaussianBlur(crop, (0, 0), 1.0), centre - (x0, y0), points)
         if reach is not None:
             beyond = np.flatnonzero(factors <= reach / framed + FIT_STEP / 2)
