@@ -308,10 +308,21 @@ FIT_TABLE = 0.5
 #: colour outside changes from cell to cell, and round a print with no edge of its own
 #: it changes steadily all the way out).
 FIT_STEADY = 0.15
+#: A framed piece's ground (its paper) is followed out from this share of its cut's
+#: half-side: its colour there is the ground's (see :func:`ground_reach`).
+GROUND_FROM = 0.6
+#: ...and it ends where the colour has risen this share of the way to the furthest it
+#: gets: not half way, as a frame near the ground's colour (yellow on cream) before a
+#: table far from it would put half the rise at the frame's outer edge.
+GROUND_RISE = 0.25
+#: Only a ground reaching this far (a share of the half-side) can be taken for the edge:
+#: a cut a twentieth too small puts its edge among the sizes the fit tries (down to
+#: :data:`FIT_RANGE`'s 0.84).
+GROUND_IN_RANGE = 0.8
 
 
 def fitted_to_edge(
-    image: np.ndarray, quad: np.ndarray, round_: bool, framed: bool = False
+    image: np.ndarray, quad: np.ndarray, round_: bool, framed: float = 0.0
 ) -> np.ndarray:
     """A lone piece's cut (full-frame px) scaled about its centre onto the piece's edge.
 
@@ -325,7 +336,14 @@ def fitted_to_edge(
     inner edge (white paper against a dark frame), while the frame against the table
     may hardly step in grey at all (blue on brown wood), and a cut inside the frame
     leaves the tile no colour. So the step chosen must have table outside it; where it
-    has not, the edge is where the colour turns to the table's.
+    has not, the edge is where the colour turns to the table's. ``framed`` (0 for a set
+    that is not framed) is how far out the faces' ground reaches (:func:`ground_reach`,
+    a share of the half-side): on a check the colour outside changes anyway, and a frame
+    against it hardly steps in grey, so a small tile's steepest step is its paper's edge
+    (its frame's inner edge); the cut is never inside the frame the faces say lies round
+    the paper, as far out as the range allows. Only a ground reaching into the range of
+    sizes tried can be taken for the edge: a set whose colour reaches the edge round a
+    pale disc in the middle (``mosaic``, its ground reaching 0.6) is left as it was.
     """
     centre = quad.mean(axis=0)
     factors = np.arange(FIT_RANGE[0], FIT_RANGE[1] + 1e-6, FIT_STEP)
@@ -363,7 +381,53 @@ def fitted_to_edge(
             borderMode=cv2.BORDER_REPLICATE,
         )  # F×N×3
         edge = _edge_against_table(colours, edge)
+    if framed >= GROUND_IN_RANGE:
+        reach = ground_reach(cv2.GaussianBlur(crop, (0, 0), 1.0), centre - (x0, y0), points)
+        if reach is not None:
+            beyond = np.flatnonzero(factors <= reach / framed + FIT_STEP / 2)
+            edge = max(edge, int(beyond[-1]) if beyond.size else 0)
     return (centre + local * float(factors[edge])).astype(np.float32)
+
+
+def ground_reach(image: np.ndarray, centre: np.ndarray, points: np.ndarray) -> float | None:
+    """How far out (a share of the outline ``points``, relative to ``centre``; image px)
+    a framed piece's ground reaches: where the colour along rings, followed out from
+    :data:`GROUND_FROM`, has risen :data:`GROUND_RISE` of the way from the ground's to
+    the furthest it gets within :data:`FIT_RANGE`. Read the same way from the faces and
+    from a photo, so the two compare whatever the frame's width and the table's colour.
+    ``None`` where nothing differs from the ground.
+    """
+    factors = np.arange(GROUND_FROM, FIT_RANGE[1] + 1e-6, FIT_STEP)
+    where = (centre + factors[:, None, None] * points[None]).astype(np.float32)
+    colours = cv2.remap(
+        image.astype(np.float32),
+        where[..., 0],
+        where[..., 1],
+        cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )  # F×N×3
+    ground = np.median(colours[0], axis=0)
+    apart = np.median(np.linalg.norm(colours - ground, axis=-1), axis=1)  # F
+    # the ground's own spread (noise, the figure's edge) is where the rise starts
+    threshold = float(apart[0]) + GROUND_RISE * float(apart.max() - apart[0])
+    if apart.max() <= apart[0] or float(apart[0]) >= threshold:
+        return None
+    k = int(np.argmax(apart >= threshold))
+    low, high = float(apart[k - 1]), float(apart[k])
+    return float(factors[k - 1] + FIT_STEP * (threshold - low) / max(high - low, 1e-9))
+
+
+def face_ground_reach(faces: np.ndarray, round_: bool) -> float:
+    """How far out the ground of a set's faces (K×P×P×3, upright) reaches, a share of
+    the half-side (:func:`ground_reach`): the median over the faces."""
+    size = faces.shape[1]
+    half = size / 2
+    centre = np.array([(size - 1) / 2, (size - 1) / 2])
+    quad = np.array([[-half, -half], [half, -half], [half, half], [-half, half]])
+    points, _ = _outline_points(quad, round_)
+    reaches = [ground_reach(face, centre, points) for face in faces]
+    found = [r for r in reaches if r is not None]
+    return float(np.median(found)) if found else 1.0
 
 
 def _edge_against_table(colours: np.ndarray, edge: int) -> int:

@@ -51,9 +51,10 @@ from vision.foreground import downscale, find_foreground
 from vision.imageio import MAX_PIXELS, ImageError
 from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, every_group, lead_share, match_structure
-from vision.model import AppearanceModel, build_model, structure_vectors
+from vision.model import AppearanceModel, band_pass, build_model, structure_vectors
 from vision.numeric import mean_of, median_of
 from vision.outlines import (
+    face_ground_reach,
     fitted_to_edge,
     has_outline,
     outline_contrast,
@@ -137,6 +138,14 @@ _TURN_TRIES = (-30.0, -15.0, 15.0, 30.0, 45.0)
 _SECOND_ALIGNED = 3
 #: A round figure looks the same turned where its structure matches itself this well.
 _ALIKE = 0.9
+#: Square tiles whose motif leads the next by less than this are judged once more where
+#: the motifs differ (:meth:`Recogniser._motifs_where_they_differ`)...
+_MOTIF_DOUBT = 0.2
+#: ...on the pixels where two faces' band-passed structure differs by over this share of
+#: its most (and two pixels round them), each face allowed these shifts (pixels of a
+#: patch: down, across) onto the piece.
+_MOTIF_SPOT = 0.3
+_MOTIF_SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 #: Round pieces found without a blob of their own are also cut this share of their
 #: side off their first place (on the round styles' photos 0.1 found 5 more tiles and
 #: lost none; 0.07 and 0.13 found fewer).
@@ -233,6 +242,7 @@ class Recogniser:
         self._token_groups = np.array([n.startswith("token") for n in self.model.group_names])
         self._alike_turns = _alike_turns(self.model, self._token_groups, self.config)
         self._heart_twins = _heart_twins(self.model)
+        self._motif_pairs = _motif_pairs(self.model, self._token_groups)
         # tokens and round tiles are cut as discs, square tiles as squares
         shaped = self._token_groups | (tileset.tile_shape == "round")
         self._colour_masks = {
@@ -243,9 +253,15 @@ class Recogniser:
             )
             for round_ in (False, True)
         }
-        # pieces of a set coloured in a frame round the edge are cut outside the frame
+        # pieces of a set coloured in a frame round the edge are cut outside the frame,
+        # which lies where the faces' ground ends (0: not framed)
         self._framed = {
-            round_: not np.array_equal(mask, patch_mask(self.config.patch_px, round_))
+            round_: face_ground_reach(
+                np.concatenate([self._member_faces[g] for g in np.flatnonzero(shaped == round_)]),
+                round_,
+            )
+            if not np.array_equal(mask, patch_mask(self.config.patch_px, round_))
+            else 0.0
             for round_, mask in self._colour_masks.items()
         }
         self.tileset = tileset
@@ -317,6 +333,7 @@ class Recogniser:
         rejected += alone
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
+        chosen = self._motifs_where_they_differ(chosen)
         tiles, tokens, unsure, gains = self._colour(chosen)
         lap("colour")
         return FrameResult(
@@ -1969,6 +1986,41 @@ class Recogniser:
                 return f"wrong size ({ratio:.2f}× a tile)"
         return None
 
+    def _motifs_where_they_differ(self, chosen: list[_Scored]) -> list[_Scored]:
+        """Each doubtful square tile's motif judged once more where the motifs differ.
+
+        Structure is matched over the whole face, and where every face shares most of
+        its pattern (a ground of stripes, the figure small in a disc: ``mosaic``) the
+        shared part sets the score, and a vampire turned a quarter reads as a coffin by
+        0.02-0.05. So the piece, upright in its turn, is compared with its motif and
+        with each other motif in each quarter turn only where their faces differ, each
+        face allowed a pixel's shift; the other motif is taken where it fits better.
+        """
+        pairs = self._motif_pairs
+        doubtful = [
+            n
+            for n, s in enumerate(chosen)
+            if not s.candidate.round and s.group in pairs and s.margin < _MOTIF_DOUBT
+        ]
+        if not doubtful:
+            return chosen
+        uprights = [upright(chosen[n].patch, chosen[n].turn) for n in doubtful]
+        bands = np.pad(band_pass(np.stack(uprights).astype(np.float32)), ((0, 0), (1, 1), (1, 1)))
+        by_group: dict[int, list[int]] = {}
+        for k, n in enumerate(doubtful):
+            by_group.setdefault(chosen[n].group, []).append(k)
+        out = list(chosen)
+        for group, ks in by_group.items():
+            for k, won in zip(ks, _motif_challenges(bands[ks], pairs[group]), strict=True):
+                if won is None:
+                    continue
+                s = chosen[doubtful[k]]
+                other, quarters = won
+                turn = (s.turn - 90.0 * quarters) % 360.0
+                match = replace(s.match, group=other, turn=turn, runner=group, runner_turn=s.turn)
+                out[doubtful[k]] = _Scored(s.candidate, s.patch, match, s.cut)
+        return out
+
     # -- stage 5: light and colour -------------------------------------------------------
 
     def _settle_duplicates(
@@ -2159,6 +2211,92 @@ def _heart_twins(model: AppearanceModel) -> dict[int, np.ndarray]:
             [-1 if t is None else where.get(replace(t, heart=not t.heart), -1) for t in tiles]
         )
     return twins
+
+
+@dataclass(frozen=True, eq=False)
+class _MotifPairs:
+    """One square tile group's face against every other motif in each quarter turn,
+    where the two differ (see :meth:`Recogniser._motifs_where_they_differ`): C pairs, on
+    the D pixels (of a P×P patch) that lie in any of their windows."""
+
+    size: int  # P
+    pixels: np.ndarray  # D flat indices into a P×P patch
+    challengers: tuple[tuple[int, int], ...]  # C (group, quarter turns)
+    stacked: np.ndarray  # D×3C float32: the windows' weights, own face and other on them
+    own_stats: np.ndarray  # 3×C: sum, sum of squares and count of own face on each window
+    other_stats: np.ndarray  # 3×C: the same for the challenger's face
+
+
+def _motif_pairs(model: AppearanceModel, token_groups: np.ndarray) -> dict[int, _MotifPairs]:
+    """For each square tile group, its band-passed mean face and every other tile
+    group's in each quarter turn, on the window where the two differ (the pixels that
+    differ by over :data:`_MOTIF_SPOT` of the most, and two pixels round them)."""
+    if model.square is None:
+        return {}
+    mask = model.square.mask
+    size = mask.shape[0]
+    groups = [g for g in range(len(model.groups)) if not token_groups[g]]
+    bands = {
+        g: band_pass(model.colour_templates[list(model.groups[g])].mean(axis=0)[None])[0]
+        for g in groups
+    }
+    pairs: dict[int, _MotifPairs] = {}
+    for g in groups:
+        keys, windows, owns, others = [], [], [], []
+        for r in (r for r in groups if r != g):
+            for quarters in range(4):
+                turned = np.rot90(bands[r], quarters)
+                apart = cv2.GaussianBlur(np.abs(bands[g] - turned), (0, 0), 1.0)
+                spot = (apart > _MOTIF_SPOT * apart.max()).astype(np.uint8)
+                window = cv2.dilate(spot, np.ones((5, 5), np.uint8)).astype(bool) & mask
+                keys.append((r, quarters))
+                windows.append(window.ravel().astype(np.float64))
+                owns.append(bands[g].ravel() * windows[-1])
+                others.append(turned.ravel() * windows[-1])
+        if not keys:
+            continue
+        pixels = np.flatnonzero(np.any(windows, axis=0))
+        w, own, other = (np.array(a)[:, pixels] for a in (windows, owns, others))
+        count = w.sum(axis=1)
+
+        def stats(t: np.ndarray, count: np.ndarray = count) -> np.ndarray:
+            return np.stack([t.sum(axis=1), (t * t).sum(axis=1), count])
+
+        stacked = np.concatenate([w, own, other]).T.astype(np.float32)
+        pairs[g] = _MotifPairs(size, pixels, tuple(keys), stacked, stats(own), stats(other))
+    return pairs
+
+
+def _motif_challenges(padded: np.ndarray, pairs: _MotifPairs) -> list[tuple[int, int] | None]:
+    """For each upright piece's band-passed patch (K×(P+2)×(P+2), a pixel of margin for
+    the shifts), the (group, quarter turns) that fits it better than its own motif where
+    the two differ, the best such; None where its own motif fits best."""
+    size = pairs.size
+    shifts = np.stack(
+        [
+            padded[:, 1 + dy : 1 + dy + size, 1 + dx : 1 + dx + size].reshape(len(padded), -1)
+            for dy, dx in _MOTIF_SHIFTS
+        ],
+        axis=1,
+    )[..., pairs.pixels]  # K×S×D
+    count = len(pairs.challengers)
+    products = shifts @ pairs.stacked  # K×S×3C: each window alone, with own, with other
+    sx, own, other = (
+        products[..., :count],
+        products[..., count : 2 * count],
+        products[..., 2 * count :],
+    )
+    sxx = (shifts * shifts) @ pairs.stacked[:, :count]
+
+    def fit(cross: np.ndarray, stats: np.ndarray) -> np.ndarray:
+        st, stt, n = stats
+        cov = cross - sx * st / n
+        var = np.maximum(sxx - sx * sx / n, 1e-6) * np.maximum(stt - st * st / n, 1e-6)
+        return (cov / np.sqrt(var)).max(axis=1)  # K×C: each pair's best shift
+
+    gain = fit(other, pairs.other_stats) - fit(own, pairs.own_stats)
+    best = gain.argmax(axis=1)
+    return [pairs.challengers[int(b)] if gain[k, b] > 0 else None for k, b in enumerate(best)]
 
 
 def _alike_turns(

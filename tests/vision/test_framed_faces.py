@@ -9,8 +9,9 @@ import pytest
 
 from companion.bitenight.tiles import ALL_TILES, Colour, Motif, Tile
 from vision.colour import colour_mask, decide_member, kelvin_gains
+from vision.outlines import fitted_to_edge
 from vision.recogniser import Recogniser
-from vision.rectify import patch_mask
+from vision.rectify import order_corners, patch_mask
 from vision.tileset import TileSet
 
 PX = 128
@@ -86,3 +87,26 @@ def test_tiles_coloured_only_by_a_thin_frame_are_read_in_their_colours(framed: T
             seen = members[truth] * lamp * 0.9 + 8 + rng.normal(0, 3, members[truth].shape)
             patch = np.clip(seen, 0, 255).astype(np.float32)
             assert decide_member(patch, members, lamp, mask)[0] == truth
+
+
+def test_a_framed_tile_on_a_check_is_cut_round_its_frame_not_round_its_paper(framed: TileSet):
+    # a small blue-framed tile on a red and white check: the frame against the check
+    # hardly steps in grey, and the colour outside changes anyway, so the steepest step
+    # round the tile is its paper's edge, a frame's width inside the tile's
+    k, side, cell = 4, 34.0, 12
+    rows, cols = np.indices((240 * k, 320 * k)) // (cell * k)
+    table = np.where(((rows + cols) % 2 == 0)[..., None], (60, 50, 200), (225, 225, 235))
+    image = table.astype(np.uint8)
+    centre = np.array([160.0, 120.0])
+    box = cv2.boxPoints(((centre[0], centre[1]), (side, side), 12.0))
+    paper = centre + (box - centre) * 0.9
+    figure = centre + (box - centre) * 0.4
+    for quad, colour in ((box, (180, 110, 20)), (paper, (245, 245, 240)), (figure, (25, 25, 25))):
+        cv2.fillConvexPoly(image, np.round((quad + 0.5) * k - 0.5).astype(np.int32), colour)
+    image = cv2.resize(image, (320, 240), interpolation=cv2.INTER_AREA)
+    image = cv2.GaussianBlur(image, (0, 0), 0.8)
+    truth = order_corners(box)
+    reach = Recogniser(framed)._framed[False]
+    fitted = fitted_to_edge(image, truth, False, framed=reach)
+    ratio = np.linalg.norm(fitted[1] - fitted[0]) / np.linalg.norm(truth[1] - truth[0])
+    assert abs(ratio - 1) < 0.05, ratio
