@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.foreground import find_foreground, object_mask
+from vision.foreground import _sparse_pieces, find_foreground, object_mask
 
 WIDTH, HEIGHT = 640, 360
 PALE = (228, 232, 236)
@@ -420,3 +420,26 @@ def test_a_checks_periods_are_told_at_the_work_size_whatever_size_it_was_read_at
         for vector in vectors:
             assert abs(np.hypot(*vector) - 2 * cell) < 1.0, (cell, vector)
         assert abs(float(np.dot(*vectors))) < 0.1 * (2 * cell) ** 2, cell
+
+
+def test_the_pieces_a_line_search_reads_are_those_the_full_statistics_give() -> None:
+    # a seam, a speck and a blob, each read off the labels' own pixels: the same
+    # pieces, sizes and boxes as cv2's statistics sweep over the whole frame
+    leavings = np.zeros((120, 200), np.uint8)
+    cv2.line(leavings, (10, 5), (150, 40), 255, 2)
+    cv2.circle(leavings, (60, 90), 12, 255, -1)
+    leavings[100, 180] = 255
+    count, pieces, stats, _ = cv2.connectedComponentsWithStats(leavings, connectivity=8)
+    read = _sparse_pieces(pieces, count, 12)
+    assert [k for k, _, _ in read] == [k for k in range(1, count) if stats[k, 4] >= 12]
+    for k, ys, xs in read:
+        x, y, w, h, area = stats[k]
+        assert (len(ys), xs.min(), ys.min(), xs.max() - x + 1, ys.max() - y + 1) == (
+            area,
+            x,
+            y,
+            w,
+            h,
+        )
+        expected = np.column_stack(np.nonzero(pieces[y : y + h, x : x + w] == k))
+        assert np.array_equal(np.column_stack((ys - y, xs - x)), expected)
