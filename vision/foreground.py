@@ -973,6 +973,8 @@ def is_row_of_discs(grey: np.ndarray, points: np.ndarray, width: float) -> bool:
     starts over at every disc; a seam shades smoothly along its length. The shading is
     read with its slow change (light, a lamp's gradient) taken out.
     """
+    if width <= 0 or len(points) < 2:
+        return False
     mean = points.mean(axis=0)
     axis = np.linalg.svd(points - mean, full_matrices=False)[2][0]
     normal = np.array([-axis[1], axis[0]], np.float32)
@@ -998,6 +1000,8 @@ def is_row_of_discs(grey: np.ndarray, points: np.ndarray, width: float) -> bool:
         return float(a @ b / (np.sqrt((a @ a) * (b @ b)) + 1e-6))
 
     period = [lag for lag in lags if ROW_PERIOD[0] <= lag * step / width <= ROW_PERIOD[1]]
+    if not period:
+        return False  # too thin for any disc: no period of its width fits a step
     best = max(period, key=correlation)
     repeat = correlation(best)
     return repeat >= ROW_REPEAT and repeat - correlation(max(1, best // 2)) >= ROW_CONTRAST

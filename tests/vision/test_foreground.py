@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.foreground import _sparse_pieces, find_foreground, object_mask
+from vision.foreground import _sparse_pieces, find_foreground, object_mask, without_lines
 
 WIDTH, HEIGHT = 640, 360
 PALE = (228, 232, 236)
@@ -153,6 +153,14 @@ def test_a_row_of_small_tokens_is_no_seam(config: VisionConfig) -> None:
     row = np.zeros((HEIGHT, WIDTH), bool)
     row[174:187, 94:206] = True
     assert coverage(mask, row) > 0.7
+
+
+def test_a_line_one_pixel_wide_is_taken_out_like_any_seam() -> None:
+    # measured zero pixels wide, it once left no period to test the row of discs on
+    mask = np.zeros((HEIGHT, WIDTH), np.uint8)
+    mask[HEIGHT // 2, 20:600] = 255
+    grey = np.full((HEIGHT, WIDTH), 128, np.uint8)
+    assert not without_lines(mask, grey).any()
 
 
 def test_a_row_of_tokens_as_narrow_as_a_seam_stays_while_the_seam_goes(
