@@ -87,6 +87,9 @@ _LONE_BLOB_SHARE = (0.5, 1.5)
 _LATTICE_SPLIT = 1000
 #: Tokens this much smaller than tiles (or more) are told from tiles by size too.
 _KINDS_APART = 0.15
+#: Touching pieces lie half their sizes apart; nearer than this share of it, one of them
+#: is not there (a cut a little large, a token's halo in the mask, is forgiven).
+_ROOM_SHARE = 0.9
 #: Missed round pieces are looked for within this many of their kind's sides of the
 #: pieces found (a row or block continues; the rest of the frame was seen by the mask).
 _RIM_REACH = 2.5
@@ -870,7 +873,9 @@ class Recogniser:
         pieces are all tokens (a row of tokens, one of them cut too large).
         """
         token_ratio = self._token_ratio(best, size_at)
-        if token_ratio is None or not 0.3 < token_ratio < 1 - _KINDS_APART:
+        by_size = token_ratio is not None and 0.3 < token_ratio < 1 - _KINDS_APART
+        crowded = self._no_room_for_tile(scored, size_at)
+        if not by_size and not crowded:
             return scored
         token_groups = self._token_groups
         tile_groups = ~token_groups
@@ -885,6 +890,11 @@ class Recogniser:
             wrong: list[tuple[int, np.ndarray]] = []
             for i, s in enumerate(scored):
                 if s.candidate.round != round_:
+                    continue
+                if i in crowded:
+                    wrong.append((i, token_groups))
+                    continue
+                if not by_size:
                     continue
                 ratio = s.candidate.side / size_at(s.candidate.center)
                 # the geometric middle of the two sizes, with a margin either side
@@ -929,6 +939,35 @@ class Recogniser:
                         where = Candidate(c.quad, c.round, k.blob, k.split, k.cover)
                         out[i] = _Scored(where, s.patch, s.match, s.cut)
         return out
+
+    def _no_room_for_tile(self, scored: list[_Scored], size_at: SizeModel) -> set[int]:
+        """The pieces read as tiles where no tile fits: closer to a token of their own
+        split than a tile of this frame's size could lie beside it.
+
+        A token with a ring of table round it, cut at a tile's size, matches a tile
+        whose face is a coloured ring (0.92-0.93 as a garlic, against 0.90 as a token);
+        its artwork cannot tell, but its neighbours in the row can. Touching objects
+        lie half their sizes apart; a tile's size is known here, a token's is its
+        piece's (its match says it is one).
+        """
+        least = self.config.accept_token_min
+        tokens: dict[tuple[int, int], list[_Scored]] = {}
+        for s in scored:
+            if self._is_token(s) and s.score >= least:
+                tokens.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
+        crowded = set()
+        for i, s in enumerate(scored):
+            c = s.candidate
+            if self._is_token(s) or (c.blob, c.split) not in tokens:
+                continue
+            tile = size_at(c.center)
+            if any(
+                _distance(c.center, t.candidate.center)
+                < _ROOM_SHARE * (tile + t.candidate.side) / 2
+                for t in tokens[(c.blob, c.split)]
+            ):
+                crowded.add(i)
+        return crowded
 
     def _look_again(
         self,
