@@ -1165,21 +1165,32 @@ class Recogniser:
         token_ratio = self._token_ratio(chosen, size_at) if size_at else None
         kept: list[_Scored] = []
         turned: list[RejectedCandidate] = []
+        square_tiles = self.tileset.has_tiles and self.tileset.tile_shape != "round"
         for s in chosen:
-            if not (self._is_token(s) and s.score < least and _alone(s, tokens)):
+            first = s.cut or s.candidate
+            ratio = first.side / size_at(first.center) if size_at else 1.0
+            # a square tile whose cloth-coloured ground the mask lost, cut as the disc
+            # of its figure's ground at a tile's size (a "token" far larger than the
+            # frame's tokens, in a row or not), is read again as a tile too
+            tile_sized = (
+                square_tiles and token_ratio is not None and ratio >= math.sqrt(token_ratio)
+            )
+            lone = s.score < least and _alone(s, tokens)
+            if not (self._is_token(s) and (lone or tile_sized)):
                 kept.append(s)
                 continue
             # a piece as large as the frame's own tokens (nearer their size than a
             # tile's) is a token cut with some table round it, which can pass for a tile
             # in the table's colour; a tile the mask left only the figure of is smaller
-            first = s.cut or s.candidate
-            ratio = first.side / size_at(first.center) if size_at else 1.0
             token_sized = token_ratio is not None and (
                 _TOKEN_SIZED * token_ratio <= ratio < math.sqrt(token_ratio)
             )
             tile = None if token_sized else self._as_tile(pyramid, grey, scale, s, size_at, periods)
             if tile is not None and _clear_of(tile.candidate.center, kept):
                 kept.append(tile)
+                continue
+            if not lone:
+                kept.append(s)  # no tile there: a token cut too large
                 continue
             c = s.candidate
             reason = f"a token alone, not in a row, matched only {s.score:.2f}"
