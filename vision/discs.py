@@ -84,7 +84,7 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
     elif row_like:
         peaks, step, angle = _complete_row(peaks, local)
         row_step, row_angle = step, angle
-        radius = median_of([r for *_, r in peaks])
+        radius = _row_radius(peaks)
         if step is not None and step < 1.8 * radius:
             # touching discs a step apart, in a band wider than that: the band's
             # width is partly shadow, and the step is the truer size (a slant can
@@ -162,7 +162,7 @@ def _complete_row(
     mean = points.mean(axis=0)
     _, vectors = np.linalg.eigh(np.cov((points - mean).T))
     axis, normal = vectors[:, 1], vectors[:, 0]
-    radius = median_of([r for *_, r in peaks])
+    radius = _row_radius(peaks)
     across = (points - mean) @ normal
     centres = np.array([p[:2] for p in peaks]) - mean
     angle = math.degrees(math.atan2(axis[1], axis[0]))
@@ -211,6 +211,13 @@ def _swollen(centres: np.ndarray, radii: np.ndarray, i: int, step: float) -> boo
     apart = np.hypot(*(centres - centres[i]).T)
     apart[i] = np.inf
     return bool(apart.min() <= 1.15 * step)
+
+
+def _row_radius(peaks: list[tuple[float, float, float]]) -> float:
+    """The radius of a row's discs, from its widest ones: a disc much smaller in the mask
+    is a dark back of which only the ring shows."""
+    largest = max(r for *_, r in peaks)
+    return median_of([r for *_, r in peaks if r >= 0.75 * largest])
 
 
 def _without_necks(peaks: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
