@@ -1165,16 +1165,16 @@ class Recogniser:
         token_ratio = self._token_ratio(chosen, size_at) if size_at else None
         kept: list[_Scored] = []
         turned: list[RejectedCandidate] = []
-        square_tiles = self.tileset.has_tiles and self.tileset.tile_shape != "round"
+        # (only where the frame's tokens are clearly smaller than its tiles)
+        apart = token_ratio is not None and token_ratio < 1 - _KINDS_APART
+        square_tiles = apart and self.tileset.has_tiles and self.tileset.tile_shape != "round"
         for s in chosen:
             first = s.cut or s.candidate
             ratio = first.side / size_at(first.center) if size_at else 1.0
             # a square tile whose cloth-coloured ground the mask lost, cut as the disc
             # of its figure's ground at a tile's size (a "token" far larger than the
             # frame's tokens, in a row or not), is read again as a tile too
-            tile_sized = (
-                square_tiles and token_ratio is not None and ratio >= math.sqrt(token_ratio)
-            )
+            tile_sized = square_tiles and ratio >= math.sqrt(token_ratio or 1.0)
             lone = s.score < least and _alone(s, tokens)
             if not (self._is_token(s) and (lone or tile_sized)):
                 kept.append(s)
