@@ -273,7 +273,7 @@ class Recogniser:
             [replace(s, candidate=as_cut[id(s.candidate)]) for s in singles], calibrated
         )
         settled = {s.candidate.blob for s in singles if self._settled(s, sizes)}
-        rest = self._split_candidates(blobs, settled, mask, grey, scale, sizes)
+        rest = self._split_candidates(blobs, settled, mask, grey, scale, sizes, image)
         lap("candidates")
         scored = self._align_promising(pyramid, singles + self._score_splits(pyramid, rest))
         scored += self._complete_blocks(pyramid, scored, blobs, mask, scale)
@@ -349,6 +349,7 @@ class Recogniser:
         grey: np.ndarray,
         scale: float,
         sizes: SizeModel | None,
+        image: np.ndarray | None = None,
     ) -> list[Candidate]:
         """The ways to cut each remaining blob into tiles or tokens.
 
@@ -403,7 +404,18 @@ class Recogniser:
                 ]
                 discs_cover = explained(blob, quads, True) if quads else 0.0
                 if quads:
-                    candidates += _full_all(quads, scale, True, index, split, discs_cover)
+                    pieces = _full_all(quads, scale, True, index, split, discs_cover)
+                    if image is not None and len(pieces) >= 2:
+                        # the mask swells dark discs by the photo's blur, and the
+                        # pieces cut from it are too large to match (a row of dark
+                        # backs on a pale table, cut 20 % large): each is fitted to its
+                        # rim, as lone pieces are
+                        framed = self._framed[True]
+                        pieces = [
+                            replace(c, quad=fitted_to_edge(image, c.quad, True, framed))
+                            for c in pieces
+                        ]
+                    candidates += pieces
                     split += 1
                 # with no tile size in the frame, all its tiles may lie in one block, and a
                 # block welded into one slab (a cloth in its tiles' colours) may show one
