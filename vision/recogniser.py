@@ -405,11 +405,13 @@ class Recogniser:
                 discs_cover = explained(blob, quads, True) if quads else 0.0
                 if quads:
                     pieces = _full_all(quads, scale, True, index, split, discs_cover)
-                    if image is not None and len(pieces) >= 2:
+                    if image is not None and not round_tiles and len(pieces) >= 2:
                         # the mask swells dark discs by the photo's blur, and the
                         # pieces cut from it are too large to match (a row of dark
                         # backs on a pale table, cut 20 % large): each is fitted to its
-                        # rim, as lone pieces are
+                        # rim, as lone pieces are. Only where every disc is a token: a
+                        # round set's blocks of tiles, fitted so, lost more hearts than
+                        # they won (the rim of a tile packed among others steps weakly)
                         framed = self._framed[True]
                         pieces = [
                             replace(c, quad=fitted_to_edge(image, c.quad, True, framed))
