@@ -526,11 +526,13 @@ class Recogniser:
         """
         if self.tileset.tile_shape == "round":
             return scored
-        least = self.config.accept_token_min
+        # promising (as for alignment) but poor: a die's pip cut as a disc matched
+        # nothing (-0.05), and once fitted to its edge, a white token (0.78)
+        lowest, least = self.config.align_min_score, self.config.accept_token_min
         poor = [
             i
             for i, s in enumerate(scored)
-            if s.candidate.round and s.candidate.split > 0 and s.score < least
+            if s.candidate.round and s.candidate.split > 0 and lowest <= s.score < least
         ]
         if not poor:
             return scored
