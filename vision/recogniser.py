@@ -536,6 +536,18 @@ class Recogniser:
         ]
         if not poor:
             return scored
+        # and only in splits read as tokens throughout, one of them clearly (a row, its
+        # pale ends read), not a block of tiles, a card or the mat cut into discs, whose
+        # poor pieces are many (2-3 ms a frame fitted)
+        clear = self.config.size_anchor_score
+        rows = {
+            key
+            for key, members in _by_split(scored).items()
+            if all(self._is_token(s) for s in members) and any(s.score >= clear for s in members)
+        }
+        poor = [i for i in poor if (scored[i].candidate.blob, scored[i].candidate.split) in rows]
+        if not poor:
+            return scored
         framed = self._framed[True]
         cuts = []
         for i in poor:
@@ -1211,9 +1223,10 @@ class Recogniser:
             first = s.cut or s.candidate
             ratio = first.side / size_at(first.center) if size_at else 1.0
             # a square tile whose cloth-coloured ground the mask lost, cut as the disc
-            # of its figure's ground at a tile's size (a "token" far larger than the
-            # frame's tokens, in a row or not), is read again as a tile too
-            tile_sized = square_tiles and ratio >= math.sqrt(token_ratio or 1.0)
+            # of its figure's ground at a tile's size or larger (1.1-1.2 of it, where
+            # the frame's tokens were 0.71; tokens cut large with table round them were
+            # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
+            tile_sized = square_tiles and ratio >= 1.0
             lone = s.score < least and _alone(s, tokens)
             if not (self._is_token(s) and (lone or tile_sized)):
                 kept.append(s)
