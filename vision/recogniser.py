@@ -993,7 +993,8 @@ class Recogniser:
 
     def _no_room_for_tile(self, scored: list[_Scored], size_at: SizeModel) -> set[int]:
         """The pieces read as tiles where no tile fits: closer to a token of their own
-        split than a tile of this frame's size could lie beside it.
+        split than a tile of this frame's size could lie beside it; also the tokens
+        there whose nearest rival, by a hair, is a tile.
 
         A token with a ring of table round it, cut at a tile's size, matches a tile
         whose face is a coloured ring (0.92-0.93 as a garlic, against 0.90 as a token);
@@ -1009,13 +1010,19 @@ class Recogniser:
         crowded = set()
         for i, s in enumerate(scored):
             c = s.candidate
-            if self._is_token(s) or (c.blob, c.split) not in tokens:
+            if (c.blob, c.split) not in tokens:
+                continue
+            # a token whose nearest rival is a tile by a hair is crowded out of it too
+            # (a yellow token at a row's end: 0.93, a tile 0.91, turned down as unsure)
+            rival = not self._token_groups[s.match.runner] and s.margin < _CLEAR_LEAD
+            if self._is_token(s) and not rival:
                 continue
             tile = size_at(c.center)
             if any(
                 _distance(c.center, t.candidate.center)
                 < _ROOM_SHARE * (tile + t.candidate.side) / 2
                 for t in tokens[(c.blob, c.split)]
+                if t is not s
             ):
                 crowded.add(i)
         return crowded

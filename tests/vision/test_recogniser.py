@@ -837,8 +837,12 @@ def test_a_tile_read_where_no_tile_fits_beside_a_token_of_its_row_is_matched_as_
     touching = _piece(rec, 143, 50, 0.93, token=False)
     other_split = _piece(rec, 137, 48, 0.93, token=False)
     other_split = replace(other_split, candidate=replace(other_split.candidate, split=1))
-    scored = [token, overlapping, touching, other_split]
-    assert rec._no_room_for_tile(scored, lambda point: 50.0) == {1}
+    # a token there whose rival is a tile by a hair is judged among tokens alone
+    tile_group = overlapping.group
+    unsure = _piece(rec, 64, 35, 0.93, token=True)
+    unsure = replace(unsure, match=replace(unsure.match, margin=0.01, runner=tile_group))
+    scored = [token, overlapping, touching, other_split, unsure]
+    assert rec._no_room_for_tile(scored, lambda point: 50.0) == {1, 4}
 
 
 def test_a_token_far_larger_than_the_frame_s_tokens_is_read_again_as_a_square_tile(
