@@ -1003,25 +1003,34 @@ class Recogniser:
         piece's (its match says it is one).
         """
         least = self.config.accept_token_min
+        is_token = self._token_groups[[s.group for s in scored]].tolist()
         tokens: dict[tuple[int, int], list[_Scored]] = {}
-        for s in scored:
-            if self._is_token(s) and s.score >= least:
-                tokens.setdefault((s.candidate.blob, s.candidate.split), []).append(s)
-        crowded = set()
-        for i, s in enumerate(scored):
+        pieces: dict[tuple[int, int], int] = {}
+        for s, token in zip(scored, is_token, strict=True):
+            key = (s.candidate.blob, s.candidate.split)
+            pieces[key] = pieces.get(key, 0) + 1
+            if token and s.score >= least:
+                tokens.setdefault(key, []).append(s)
+        # a row: half its pieces or more read as tokens (not a block of tiles where a
+        # figure matched a token, whose tiles are many)
+        tokens = {k: v for k, v in tokens.items() if 2 * len(v) >= pieces[k]}
+        crowded: set[int] = set()
+        if not tokens:
+            return crowded
+        for i, (s, token) in enumerate(zip(scored, is_token, strict=True)):
             c = s.candidate
-            if (c.blob, c.split) not in tokens:
-                continue
+            near = tokens.get((c.blob, c.split))
             # a token whose nearest rival is a tile by a hair is crowded out of it too
             # (a yellow token at a row's end: 0.93, a tile 0.91, turned down as unsure)
-            rival = not self._token_groups[s.match.runner] and s.margin < _CLEAR_LEAD
-            if self._is_token(s) and not rival:
+            if near is None or (
+                token and (s.margin >= _CLEAR_LEAD or self._token_groups[s.match.runner])
+            ):
                 continue
             tile = size_at(c.center)
             if any(
                 _distance(c.center, t.candidate.center)
                 < _ROOM_SHARE * (tile + t.candidate.side) / 2
-                for t in tokens[(c.blob, c.split)]
+                for t in near
                 if t is not s
             ):
                 crowded.add(i)
@@ -1227,6 +1236,9 @@ class Recogniser:
         apart = token_ratio is not None and token_ratio < 1 - _KINDS_APART
         square_tiles = apart and self.tileset.has_tiles and self.tileset.tile_shape != "round"
         for s in chosen:
+            if not self._is_token(s):
+                kept.append(s)
+                continue
             first = s.cut or s.candidate
             ratio = first.side / size_at(first.center) if size_at else 1.0
             # a square tile whose cloth-coloured ground the mask lost, cut as the disc
@@ -1235,7 +1247,7 @@ class Recogniser:
             # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
             tile_sized = square_tiles and ratio >= 1.0
             lone = s.score < least and _alone(s, tokens)
-            if not (self._is_token(s) and (lone or tile_sized)):
+            if not (lone or tile_sized):
                 kept.append(s)
                 continue
             # a piece as large as the frame's own tokens (nearer their size than a
