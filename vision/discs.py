@@ -77,12 +77,14 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
                 quad_from_ellipse((cx + x - pad, cy + y - pad), axes, angle)
                 for (cx, cy), axes, angle in row
             ]
+    row_step = None
     if not explained and _notched(blob):
         # the peaks' discs leave part of the blob unexplained: a cluster's middle?
         peaks = _outline_discs(local, distance, peaks, min_radius, blob.area)
     elif row_like:
         peaks, step, angle = _complete_row(peaks, local)
-        radius = median_of([r for *_, r in peaks])
+        row_step, row_angle = step, angle
+        radius = _row_radius(peaks)
         if step is not None and step < 1.8 * radius:
             # touching discs a step apart, in a band wider than that: the band's
             # width is partly shadow, and the step is the truer size (a slant can
@@ -129,6 +131,12 @@ def disc_split(blob: Blob, mask_shape: tuple[int, int], min_radius: float) -> li
         if axes[0] < 1.6 * radii[i]:  # cut hard by neighbours: keep the peak's own circle
             centre = (float(centres[i, 0] + x - pad), float(centres[i, 1] + y - pad))
             major = minor = 2 * radii[i]
+        if row_step is not None and _swollen(centres, radii, i, row_step):
+            # a disc swollen past its neighbour a step away: the mask's halo round a
+            # pale token on a dark table; discs touching in a row are a step wide
+            centre = (float(centres[i, 0] + x - pad), float(centres[i, 1] + y - pad))
+            major, minor = row_step, min(2 * radii[i], 1.1 * row_step)
+            angle = row_angle
         quads.append(quad_from_ellipse(centre, (major, minor), angle))
     return quads
 
@@ -145,8 +153,7 @@ def _complete_row(
     runs on more than a step past the last peak. Only for blobs one disc thick with
     their peaks on one line (the small peaks in the necks between discs are dropped);
     anything else is left as it is."""
-    largest = max(r for *_, r in peaks)
-    peaks = [p for p in peaks if p[2] >= 0.75 * largest]  # not the small ones in the necks
+    peaks = _without_necks(peaks)
     if len(peaks) < 2:
         return peaks, None, 0.0
     s = max(2, int(math.sqrt(np.count_nonzero(local) / 3000)))
@@ -155,7 +162,7 @@ def _complete_row(
     mean = points.mean(axis=0)
     _, vectors = np.linalg.eigh(np.cov((points - mean).T))
     axis, normal = vectors[:, 1], vectors[:, 0]
-    radius = median_of([r for *_, r in peaks])
+    radius = _row_radius(peaks)
     across = (points - mean) @ normal
     centres = np.array([p[:2] for p in peaks]) - mean
     angle = math.degrees(math.atan2(axis[1], axis[0]))
@@ -193,6 +200,44 @@ def _complete_row(
         measured,
         angle,
     )
+
+
+def _swollen(centres: np.ndarray, radii: np.ndarray, i: int, step: float) -> bool:
+    """Whether disc ``i`` of a row is wider in the mask than the row's step allows,
+    though its nearest neighbour lies only a step away (a tile beside a token row lies
+    a tile's radius and a token's further off, and keeps its own size)."""
+    if 2 * radii[i] <= 1.15 * step or len(centres) < 2:
+        return False
+    apart = np.hypot(*(centres - centres[i]).T)
+    apart[i] = np.inf
+    return bool(apart.min() <= 1.15 * step)
+
+
+def _row_radius(peaks: list[tuple[float, float, float]]) -> float:
+    """The radius of a row's discs, from its widest ones: a disc much smaller in the mask
+    is a dark back of which only the ring shows."""
+    largest = max(r for *_, r in peaks)
+    return median_of([r for *_, r in peaks if r >= 0.75 * largest])
+
+
+def _without_necks(peaks: list[tuple[float, float, float]]) -> list[tuple[float, float, float]]:
+    """The peaks of a row's discs, without the small ones in the necks between them.
+
+    A neck's peak lies on the rim of the disc beside it (about one large radius from
+    its centre), while a smaller disc touching it lies a whole radius of its own
+    further out. Size alone cannot tell them apart: on a dark table a token's dark
+    back leaves only its pale ring in the mask, a disc two thirds as large as the
+    pale face-up tokens at the row's ends. Much smaller peaks are scraps of a disc
+    the mask broke up (a token on a gingham of its colours)."""
+    largest = max(r for *_, r in peaks)
+    kept = []
+    for px, py, r in peaks:
+        if r < 0.5 * largest:
+            continue  # a scrap: a disc broken up by a cloth of its colours, or a neck
+        larger = [(kx, ky, kr) for kx, ky, kr in peaks if kr >= r / 0.75]
+        if all(math.hypot(px - kx, py - ky) >= kr + 0.5 * r for kx, ky, kr in larger):
+            kept.append((px, py, r))
+    return kept
 
 
 def _row_by_necks(

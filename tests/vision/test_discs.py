@@ -129,6 +129,23 @@ def test_a_row_of_seven_small_tokens_is_seven_discs_of_their_size():
     assert all(6 <= r <= 10 for r in _radii(quads))
 
 
+def test_a_row_whose_dark_backs_leave_smaller_discs_keeps_them_and_its_ends_a_step_wide():
+    # on a dark table a token's dark back leaves only its pale ring in the mask, a disc
+    # two thirds as wide as the pale face-up tokens at the row's ends, which the blur
+    # swells past the step between the tokens
+    step = 16.0
+    centres = [(150.0 + step * i, 120.0 + 2 * i) for i in range(5)]
+    mask = np.zeros((360, 640), np.uint8)
+    for i, (cx, cy) in enumerate(centres):
+        radius = 10 if i in (0, 4) else 6.5
+        cv2.circle(mask, (round(cx), round(cy)), round(radius), 255, -1)
+    ends = [(round(x), round(y)) for x, y in (centres[0], centres[-1])]
+    cv2.line(mask, ends[0], ends[1], 255, 7)  # the backs' dark rims, half in the mask
+    quads = disc_split(_the_blob(mask), mask.shape, min_radius=3)
+    assert len(quads) == 5 and _matched(quads, centres, 3) == 5
+    assert max(_radii(quads)) <= 0.6 * step  # the ends too are a step wide, not swollen
+
+
 def _card(centre, size, angle: float = 12.0) -> np.ndarray:
     return cv2.boxPoints((centre, size, angle)).astype(np.int32)
 

@@ -950,3 +950,55 @@ def test_a_square_piece_whose_first_cut_matches_no_face_is_not_slid_onto_one(
     monkeypatch.setattr(Recogniser, "_realigned", realigned)
     square_recogniser._align_promising(None, pieces)
     assert aligned == [(False, 0.5), (True, 0.2)]
+
+
+def _piece(recogniser: Recogniser, x: float, side: float, score: float, token: bool) -> _Scored:
+    """A piece of blob 0's first split at (x, 100), matched to a token or a tile."""
+    quad = square_quad(np.array([x, 100.0]), side / 2, 0.0).astype(np.float32)
+    group = int(np.flatnonzero(recogniser._token_groups == token)[0])
+    match = StructureMatch(group, 0.0, score, 0.5, group, 0.0)
+    return _Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)
+
+
+def test_a_tile_read_where_no_tile_fits_beside_a_token_of_its_row_is_matched_as_a_token(
+    round_recogniser,
+):
+    # a white token at a row's end, cut at a tile's size with green felt round it, reads
+    # as a tile whose face is a coloured ring; but a tile there would overlap the token
+    # beside it, while a real tile touching a token lies half their sizes apart
+    rec = round_recogniser
+    token = _piece(rec, 100, 35, 0.95, token=True)
+    overlapping = _piece(rec, 137, 48, 0.93, token=False)
+    touching = _piece(rec, 143, 50, 0.93, token=False)
+    other_split = _piece(rec, 137, 48, 0.93, token=False)
+    other_split = replace(other_split, candidate=replace(other_split.candidate, split=1))
+    # a token there whose rival is a tile by a hair is judged among tokens alone
+    tile_group = overlapping.group
+    unsure = _piece(rec, 64, 35, 0.93, token=True)
+    unsure = replace(unsure, match=replace(unsure.match, margin=0.01, runner=tile_group))
+    scored = [token, overlapping, touching, other_split, unsure]
+    assert rec._no_room_for_tile(scored, lambda point: 50.0) == {1, 4}
+
+
+def test_a_token_far_larger_than_the_frame_s_tokens_is_read_again_as_a_square_tile(
+    square_recogniser, round_recogniser, monkeypatch
+):
+    # on a gingham of its colours a square tile's ground leaves the mask, and the disc of
+    # its figure's ground, cut at a tile's size, matches a coloured token well; the
+    # frame's clear tokens are 0.7 of a tile, so a "token" of a tile's size is tried as a
+    # square tile (kept where one matches clearly), in a row or not; a round set's
+    # tile-sized pieces are matched again as round tiles before this (_kind_by_size)
+    for rec, expected in ((square_recogniser, [55.0]), (round_recogniser, [])):
+        row = [_piece(rec, 100, 35, 0.95, True), _piece(rec, 136, 35, 0.95, True)]
+        large = _piece(rec, 190, 55, 0.95, True)
+        tile = _piece(rec, 190, 50, 0.9, False)
+        tried: list[float] = []
+
+        def as_tile(pyramid, grey, scale, s, size_at, *rest, tile=tile, tried=tried):
+            tried.append(s.candidate.side)
+            return tile
+
+        monkeypatch.setattr(rec, "_as_tile", as_tile)
+        kept, turned = rec._tokens_in_company(None, None, 1.0, [*row, large], lambda p: 50.0)
+        assert tried == pytest.approx(expected, abs=0.5) and not turned
+        assert kept == [*row, tile] if expected else kept == [*row, large]
