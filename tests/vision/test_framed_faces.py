@@ -7,7 +7,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.bitenight.tiles import ALL_TILES, Colour, Motif, Tile
+from companion.bitenight.tiles import ALL_TILES, Motif, Tile
+from tests.vision.drawn import COLOURS
 from vision.colour import colour_mask, decide_member, kelvin_gains
 from vision.outlines import fitted_to_edge
 from vision.recogniser import Recogniser
@@ -15,13 +16,6 @@ from vision.rectify import order_corners, patch_mask
 from vision.tileset import TileSet
 
 PX = 128
-COLOURS = {
-    Colour.BLUE: (180, 110, 20),
-    Colour.RED: (50, 30, 210),
-    Colour.YELLOW: (30, 190, 245),
-    Colour.GREEN: (60, 170, 40),
-    Colour.PURPLE: (160, 50, 120),
-}
 #: Each motif's figure, as a polygon in shares of the face.
 FIGURES = {
     Motif.VAMPIRE: [(0.5, 0.42), (0.8, 0.3), (0.72, 0.55), (0.5, 0.62), (0.28, 0.55), (0.2, 0.3)],

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from companion.bitenight.tiles import ALL_TILES, Colour, Motif, Tile
+from tests.vision.drawn import COLOURS
 from vision.candidates import Candidate
 from vision.colour import upright
 from vision.matching import StructureMatch
@@ -16,13 +17,6 @@ from vision.recogniser import Recogniser, _Scored
 from vision.tileset import TileSet
 
 PX = 128
-COLOURS = {
-    Colour.BLUE: (180, 110, 20),
-    Colour.RED: (50, 30, 210),
-    Colour.YELLOW: (30, 190, 245),
-    Colour.GREEN: (60, 170, 40),
-    Colour.PURPLE: (160, 50, 120),
-}
 #: Each motif's figure, a polygon in shares of the face, small in the middle.
 FIGURES = {
     Motif.VAMPIRE: [(0.5, 0.47), (0.64, 0.41), (0.6, 0.53), (0.5, 0.57), (0.4, 0.53), (0.36, 0.41)],
