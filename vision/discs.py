@@ -8,6 +8,8 @@ it finds as ellipse boxes (quads in work px, see :func:`vision.rectify.quad_from
   the outline, the width of a row's band.
 - :func:`circle_split` reads the rims in the grey image (a Hough transform whose
   radius is the one that explains the blob), for blocks packed on all sides.
+- :func:`disc_around_part` takes a blob that is the larger part of one disc (a round
+  tile half the cloth's colour) for that whole disc.
 
 Nothing here knows a tile set: sizes come from the blob itself (its area, depth,
 outline, step), or from the frame's tile size as a first guess only.
@@ -27,6 +29,46 @@ from vision.rectify import quad_from_ellipse
 
 if TYPE_CHECKING:
     from vision.candidates import Blob
+
+
+#: A blob filling this share of its smallest enclosing circle may be the larger part of
+#: one round tile (half a disc fills 0.5; a whole disc ragged at its edge fills 0.75 and
+#: more, and its enclosing circle is too large)...
+PART_OF_DISC = (0.4, 0.7)
+#: ...of a tile's size, where the frame's tile size is known (these shares of it)...
+PART_SIDES = (0.8, 1.25)
+#: ...and is convex as a part of a disc is (two discs side by side fill 0.88 of their
+#: hull).
+PART_SOLIDITY = 0.93
+#: ...but no more of its smallest box than this (a half disc fills 0.79, a square 1).
+PART_FILL_MAX = 0.88
+
+
+def disc_around_part(blob: Blob, side: float | None) -> np.ndarray | None:
+    """The disc a blob is the larger part of, as a box (work px), or None.
+
+    A round tile whose face is half the cloth's colour (a disc coloured on one half)
+    leaves a half disc in the mask, which no split into discs explains. Its smallest
+    enclosing circle is the tile's rim wherever the part left spans half the rim or
+    more: the chord's ends then lie on the circle. Offered where the blob fills
+    :data:`PART_OF_DISC` of that circle, is convex (:data:`PART_SOLIDITY`) but no
+    square (:data:`PART_FILL_MAX`), and (with the frame's tile size known) the circle
+    is of a tile's size.
+    """
+    if is_single_disc(blob):
+        return None
+    (cx, cy), radius = cv2.minEnclosingCircle(blob.contour)
+    share = blob.area / (math.pi * radius**2)
+    if not PART_OF_DISC[0] <= share <= PART_OF_DISC[1]:
+        return None
+    # the part of a disc is convex: two tokens side by side have a waist
+    if blob.area < PART_SOLIDITY * cv2.contourArea(cv2.convexHull(blob.contour)):
+        return None
+    if blob.fill > PART_FILL_MAX:
+        return None  # a square (a card's printed box) fills its box, a half disc 0.79
+    if side is not None and not PART_SIDES[0] * side <= 2 * radius <= PART_SIDES[1] * side:
+        return None
+    return quad_from_ellipse((cx, cy), (2 * radius, 2 * radius), 0.0)
 
 
 def is_single_disc(blob: Blob) -> bool:

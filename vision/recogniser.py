@@ -46,12 +46,13 @@ from vision.candidates import (
 from vision.colour import FrameColours, colour_mask, upright
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
-from vision.discs import circle_split, disc_split, is_single_disc
+from vision.discs import circle_split, disc_around_part, disc_split, is_single_disc
 from vision.foreground import downscale, find_foreground
 from vision.imageio import MAX_PIXELS, ImageError
 from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.matching import StructureMatch, align, every_group, lead_share, match_structure
 from vision.model import AppearanceModel, band_pass, build_model, structure_vectors
+from vision.motifs import motif_challenges, motif_pairs
 from vision.numeric import mean_of, median_of
 from vision.outlines import (
     face_ground_reach,
@@ -115,17 +116,6 @@ _FRAGMENT_SHARE = (0.05, 0.7)
 #: (:func:`vision.outlines.square_by_outline`), and centred on it in this many turns of
 #: a quarter.
 _FRAGMENT_TURNS = 6
-#: A blob filling this share of its smallest enclosing circle may be the larger part of
-#: one round tile (half a disc fills 0.5; a whole disc ragged at its edge fills 0.75 and
-#: more, and its enclosing circle is too large)...
-_PART_OF_DISC = (0.4, 0.7)
-#: ...of a tile's size, where the frame's tile size is known (these shares of it)...
-_PART_SIDES = (0.8, 1.25)
-#: ...and is convex as a part of a disc is (two discs side by side fill 0.88 of their
-#: hull).
-_PART_SOLIDITY = 0.93
-#: ...but no more of its smallest box than this (a half disc fills 0.79, a square 1).
-_PART_FILL_MAX = 0.88
 #: Bits of one figure lie within this many tile sides of each other (two bits towards
 #: opposite corners, half-way out, are 0.71 apart; the figures of touching tiles about 1).
 _FIGURE_SPAN = 0.8
@@ -150,11 +140,6 @@ _ALIKE = 0.9
 #: Square tiles whose motif leads the next by less than this are judged once more where
 #: the motifs differ (:meth:`Recogniser._motifs_where_they_differ`)...
 _MOTIF_DOUBT = 0.2
-#: ...on the pixels where two faces' band-passed structure differs by over this share of
-#: its most (and two pixels round them), each face allowed these shifts (pixels of a
-#: patch: down, across) onto the piece.
-_MOTIF_SPOT = 0.3
-_MOTIF_SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 #: Round pieces found without a blob of their own are also cut this share of their
 #: side off their first place (on the round styles' photos 0.1 found 5 more tiles and
 #: lost none; 0.07 and 0.13 found fewer).
@@ -251,7 +236,7 @@ class Recogniser:
         self._token_groups = np.array([n.startswith("token") for n in self.model.group_names])
         self._alike_turns = _alike_turns(self.model, self._token_groups, self.config)
         self._heart_twins = _heart_twins(self.model)
-        self._motif_pairs = _motif_pairs(self.model, self._token_groups)
+        self._motif_pairs = motif_pairs(self.model, self._token_groups)
         # tokens and round tiles are cut as discs, square tiles as squares
         shaped = self._token_groups | (tileset.tile_shape == "round")
         self._colour_masks = {
@@ -470,7 +455,7 @@ class Recogniser:
                         candidates += _full_all(circles, scale, True, index, split, cover)
                         split += 1
             if round_tiles:
-                around = _disc_around_part(blob, side if trusted else None, config)
+                around = disc_around_part(blob, side if trusted else None)
                 if around is not None and min_side <= _side(around) <= max_side:
                     candidates.append(_full(around, scale, True, index, split, 1.0))
         return candidates
@@ -2140,7 +2125,7 @@ class Recogniser:
             by_group.setdefault(chosen[n].group, []).append(k)
         out = list(chosen)
         for group, ks in by_group.items():
-            for k, won in zip(ks, _motif_challenges(bands[ks], pairs[group]), strict=True):
+            for k, won in zip(ks, motif_challenges(bands[ks], pairs[group]), strict=True):
                 if won is None:
                     continue
                 s = chosen[doubtful[k]]
@@ -2342,92 +2327,6 @@ def _heart_twins(model: AppearanceModel) -> dict[int, np.ndarray]:
     return twins
 
 
-@dataclass(frozen=True, eq=False)
-class _MotifPairs:
-    """One square tile group's face against every other motif in each quarter turn,
-    where the two differ (see :meth:`Recogniser._motifs_where_they_differ`): C pairs, on
-    the D pixels (of a P×P patch) that lie in any of their windows."""
-
-    size: int  # P
-    pixels: np.ndarray  # D flat indices into a P×P patch
-    challengers: tuple[tuple[int, int], ...]  # C (group, quarter turns)
-    stacked: np.ndarray  # D×3C float32: the windows' weights, own face and other on them
-    own_stats: np.ndarray  # 3×C: sum, sum of squares and count of own face on each window
-    other_stats: np.ndarray  # 3×C: the same for the challenger's face
-
-
-def _motif_pairs(model: AppearanceModel, token_groups: np.ndarray) -> dict[int, _MotifPairs]:
-    """For each square tile group, its band-passed mean face and every other tile
-    group's in each quarter turn, on the window where the two differ (the pixels that
-    differ by over :data:`_MOTIF_SPOT` of the most, and two pixels round them)."""
-    if model.square is None:
-        return {}
-    mask = model.square.mask
-    size = mask.shape[0]
-    groups = [g for g in range(len(model.groups)) if not token_groups[g]]
-    bands = {
-        g: band_pass(model.colour_templates[list(model.groups[g])].mean(axis=0)[None])[0]
-        for g in groups
-    }
-    pairs: dict[int, _MotifPairs] = {}
-    for g in groups:
-        keys, windows, owns, others = [], [], [], []
-        for r in (r for r in groups if r != g):
-            for quarters in range(4):
-                turned = np.rot90(bands[r], quarters)
-                apart = cv2.GaussianBlur(np.abs(bands[g] - turned), (0, 0), 1.0)
-                spot = (apart > _MOTIF_SPOT * apart.max()).astype(np.uint8)
-                window = cv2.dilate(spot, np.ones((5, 5), np.uint8)).astype(bool) & mask
-                keys.append((r, quarters))
-                windows.append(window.ravel().astype(np.float64))
-                owns.append(bands[g].ravel() * windows[-1])
-                others.append(turned.ravel() * windows[-1])
-        if not keys:
-            continue
-        pixels = np.flatnonzero(np.any(windows, axis=0))
-        w, own, other = (np.array(a)[:, pixels] for a in (windows, owns, others))
-        count = w.sum(axis=1)
-
-        def stats(t: np.ndarray, count: np.ndarray = count) -> np.ndarray:
-            return np.stack([t.sum(axis=1), (t * t).sum(axis=1), count])
-
-        stacked = np.concatenate([w, own, other]).T.astype(np.float32)
-        pairs[g] = _MotifPairs(size, pixels, tuple(keys), stacked, stats(own), stats(other))
-    return pairs
-
-
-def _motif_challenges(padded: np.ndarray, pairs: _MotifPairs) -> list[tuple[int, int] | None]:
-    """For each upright piece's band-passed patch (K×(P+2)×(P+2), a pixel of margin for
-    the shifts), the (group, quarter turns) that fits it better than its own motif where
-    the two differ, the best such; None where its own motif fits best."""
-    size = pairs.size
-    shifts = np.stack(
-        [
-            padded[:, 1 + dy : 1 + dy + size, 1 + dx : 1 + dx + size].reshape(len(padded), -1)
-            for dy, dx in _MOTIF_SHIFTS
-        ],
-        axis=1,
-    )[..., pairs.pixels]  # K×S×D
-    count = len(pairs.challengers)
-    products = shifts @ pairs.stacked  # K×S×3C: each window alone, with own, with other
-    sx, own, other = (
-        products[..., :count],
-        products[..., count : 2 * count],
-        products[..., 2 * count :],
-    )
-    sxx = (shifts * shifts) @ pairs.stacked[:, :count]
-
-    def fit(cross: np.ndarray, stats: np.ndarray) -> np.ndarray:
-        st, stt, n = stats
-        cov = cross - sx * st / n
-        var = np.maximum(sxx - sx * sx / n, 1e-6) * np.maximum(stt - st * st / n, 1e-6)
-        return (cov / np.sqrt(var)).max(axis=1)  # K×C: each pair's best shift
-
-    gain = fit(other, pairs.other_stats) - fit(own, pairs.own_stats)
-    best = gain.argmax(axis=1)
-    return [pairs.challengers[int(b)] if gain[k, b] > 0 else None for k, b in enumerate(best)]
-
-
 def _alike_turns(
     model: AppearanceModel, token_groups: np.ndarray, config: VisionConfig
 ) -> dict[int, tuple[float, ...]]:
@@ -2518,33 +2417,6 @@ def _best_in_place(piece: _Scored, scored: list[_Scored]) -> _Scored:
         ):
             best = other
     return best
-
-
-def _disc_around_part(blob: Blob, side: float | None, config: VisionConfig) -> np.ndarray | None:
-    """The disc a blob is the larger part of, as a box (work px), or None.
-
-    A round tile whose face is half the cloth's colour (a disc coloured on one half)
-    leaves a half disc in the mask, which no split into discs explains. Its smallest
-    enclosing circle is the tile's rim wherever the part left spans half the rim or
-    more: the chord's ends then lie on the circle. Offered where the blob fills
-    :data:`_PART_OF_DISC` of that circle, is convex (:data:`_PART_SOLIDITY`) but no
-    square (:data:`_PART_FILL_MAX`), and (with the frame's tile size known) the circle
-    is of a tile's size.
-    """
-    if is_single_disc(blob):
-        return None
-    (cx, cy), radius = cv2.minEnclosingCircle(blob.contour)
-    share = blob.area / (math.pi * radius**2)
-    if not _PART_OF_DISC[0] <= share <= _PART_OF_DISC[1]:
-        return None
-    # the part of a disc is convex: two tokens side by side have a waist
-    if blob.area < _PART_SOLIDITY * cv2.contourArea(cv2.convexHull(blob.contour)):
-        return None
-    if blob.fill > _PART_FILL_MAX:
-        return None  # a square (a card's printed box) fills its box, a half disc 0.79
-    if side is not None and not _PART_SIDES[0] * side <= 2 * radius <= _PART_SIDES[1] * side:
-        return None
-    return quad_from_ellipse((cx, cy), (2 * radius, 2 * radius), 0.0)
 
 
 def _blob_centre(blob: Blob, scale: float) -> tuple[float, float]:

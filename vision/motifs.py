@@ -1,0 +1,110 @@
+"""Square tiles' motifs told apart where their faces differ.
+
+Structure is matched over the whole face. Where every face of a set shares most of its
+pattern (a ground of stripes, the figure small in a white disc), the shared part sets
+the score, and one motif turned a quarter can lead the right one by a hair. A doubtful
+piece is therefore compared with its motif and with every other motif, in each quarter
+turn, only on the pixels where the two faces differ (:func:`motif_pairs` learns those
+windows once per tile set; :func:`motif_challenges` judges a batch of pieces).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.model import AppearanceModel, band_pass
+
+#: A doubtful piece is judged on the pixels where two faces' band-passed structure differs
+#: by over this share of its most (and two pixels round them), each face allowed these
+#: shifts (pixels of a patch: down, across) onto the piece.
+SPOT = 0.3
+SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+@dataclass(frozen=True, eq=False)
+class MotifPairs:
+    """One square tile group's face against every other motif in each quarter turn,
+    where the two differ (see :meth:`Recogniser._motifs_where_they_differ`): C pairs, on
+    the D pixels (of a P×P patch) that lie in any of their windows."""
+
+    size: int  # P
+    pixels: np.ndarray  # D flat indices into a P×P patch
+    challengers: tuple[tuple[int, int], ...]  # C (group, quarter turns)
+    stacked: np.ndarray  # D×3C float32: the windows' weights, own face and other on them
+    own_stats: np.ndarray  # 3×C: sum, sum of squares and count of own face on each window
+    other_stats: np.ndarray  # 3×C: the same for the challenger's face
+
+
+def motif_pairs(model: AppearanceModel, token_groups: np.ndarray) -> dict[int, MotifPairs]:
+    """For each square tile group, its band-passed mean face and every other tile
+    group's in each quarter turn, on the window where the two differ (the pixels that
+    differ by over :data:`SPOT` of the most, and two pixels round them)."""
+    if model.square is None:
+        return {}
+    mask = model.square.mask
+    size = mask.shape[0]
+    groups = [g for g in range(len(model.groups)) if not token_groups[g]]
+    bands = {
+        g: band_pass(model.colour_templates[list(model.groups[g])].mean(axis=0)[None])[0]
+        for g in groups
+    }
+    pairs: dict[int, MotifPairs] = {}
+    for g in groups:
+        keys, windows, owns, others = [], [], [], []
+        for r in (r for r in groups if r != g):
+            for quarters in range(4):
+                turned = np.rot90(bands[r], quarters)
+                apart = cv2.GaussianBlur(np.abs(bands[g] - turned), (0, 0), 1.0)
+                spot = (apart > SPOT * apart.max()).astype(np.uint8)
+                window = cv2.dilate(spot, np.ones((5, 5), np.uint8)).astype(bool) & mask
+                keys.append((r, quarters))
+                windows.append(window.ravel().astype(np.float64))
+                owns.append(bands[g].ravel() * windows[-1])
+                others.append(turned.ravel() * windows[-1])
+        if not keys:
+            continue
+        pixels = np.flatnonzero(np.any(windows, axis=0))
+        w, own, other = (np.array(a)[:, pixels] for a in (windows, owns, others))
+        count = w.sum(axis=1)
+
+        def stats(t: np.ndarray, count: np.ndarray = count) -> np.ndarray:
+            return np.stack([t.sum(axis=1), (t * t).sum(axis=1), count])
+
+        stacked = np.concatenate([w, own, other]).T.astype(np.float32)
+        pairs[g] = MotifPairs(size, pixels, tuple(keys), stacked, stats(own), stats(other))
+    return pairs
+
+
+def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, int] | None]:
+    """For each upright piece's band-passed patch (K×(P+2)×(P+2), a pixel of margin for
+    the shifts), the (group, quarter turns) that fits it better than its own motif where
+    the two differ, the best such; None where its own motif fits best."""
+    size = pairs.size
+    shifts = np.stack(
+        [
+            padded[:, 1 + dy : 1 + dy + size, 1 + dx : 1 + dx + size].reshape(len(padded), -1)
+            for dy, dx in SHIFTS
+        ],
+        axis=1,
+    )[..., pairs.pixels]  # K×S×D
+    count = len(pairs.challengers)
+    products = shifts @ pairs.stacked  # K×S×3C: each window alone, with own, with other
+    sx, own, other = (
+        products[..., :count],
+        products[..., count : 2 * count],
+        products[..., 2 * count :],
+    )
+    sxx = (shifts * shifts) @ pairs.stacked[:, :count]
+
+    def fit(cross: np.ndarray, stats: np.ndarray) -> np.ndarray:
+        st, stt, n = stats
+        cov = cross - sx * st / n
+        var = np.maximum(sxx - sx * sx / n, 1e-6) * np.maximum(stt - st * st / n, 1e-6)
+        return (cov / np.sqrt(var)).max(axis=1)  # K×C: each pair's best shift
+
+    gain = fit(other, pairs.other_stats) - fit(own, pairs.own_stats)
+    best = gain.argmax(axis=1)
+    return [pairs.challengers[int(b)] if gain[k, b] > 0 else None for k, b in enumerate(best)]
