@@ -129,12 +129,6 @@ _TURN_TRIES = (-30.0, -15.0, 15.0, 30.0, 45.0)
 #: ...and the best this many of its alignments are aligned once more from where they
 #: landed (a 70 px coffin cut 6 % off reached 0.96 from its third best, 0.53).
 _SECOND_ALIGNED = 3
-#: Square pieces whose first cut matches worse than this are not aligned by the first
-#: look: cloth, a mat's cells, a die or the wrong cells of a grid. On nocturne hard 2 % of
-#: them reached a tile's match once aligned (16 % from 0.3 to 0.5), and they were two
-#: fifths of the pieces aligned; round pieces so poor are still aligned (an unseen
-#: style's tokens, cut poorly by their rims, were read only so).
-_SQUARE_ALIGN_MIN = 0.3
 #: A round figure looks the same turned where its structure matches itself this well.
 _ALIKE = 0.9
 #: Square tiles whose motif leads the next by less than this are judged once more where
@@ -539,9 +533,7 @@ class Recogniser:
             i
             for i, s in enumerate(scored)
             if (s.candidate.blob, s.candidate.split) in promising
-            and max(config.align_min_score, 0.0 if s.candidate.round else _SQUARE_ALIGN_MIN)
-            <= s.match.score
-            < config.align_max_score
+            and config.align_min_score <= s.match.score < config.align_max_score
         ]
         out = list(scored)
         for i, s in zip(chosen, self._realigned(pyramid, [scored[i] for i in chosen]), strict=True):

@@ -925,33 +925,6 @@ def test_a_tile_cut_off_its_place_whose_first_look_named_another_motif_is_still_
     assert chosen[0].score >= 0.9
 
 
-def test_a_square_piece_whose_first_cut_matches_no_face_is_not_slid_onto_one(
-    square_recogniser, monkeypatch
-):
-    # a square first cut under 0.3 is cloth, a mat's cell, a die or a grid cell across
-    # tiles: once aligned, 2 % of them (nocturne hard) reached a tile's match, and they
-    # were two fifths of the alignment; a round piece so poor may be a token cut poorly
-    # by its rim, and is still aligned
-    quad = np.array([[100, 100], [160, 100], [160, 160], [100, 160]], np.float32)
-    pieces = [
-        _Scored(
-            Candidate(quad + 80 * k, round_, 0, 1),
-            np.zeros((40, 40, 3), np.uint8),
-            StructureMatch(0, 0.0, score, 0.5, -1, 0.0),
-        )
-        for k, (round_, score) in enumerate([(False, 0.2), (False, 0.5), (True, 0.2)])
-    ]
-    aligned: list[tuple[bool, float]] = []
-
-    def realigned(self, pyramid, chosen, allowed=None):
-        aligned.extend((s.candidate.round, s.score) for s in chosen)
-        return chosen
-
-    monkeypatch.setattr(Recogniser, "_realigned", realigned)
-    square_recogniser._align_promising(None, pieces)
-    assert aligned == [(False, 0.5), (True, 0.2)]
-
-
 def _piece(recogniser: Recogniser, x: float, side: float, score: float, token: bool) -> _Scored:
     """A piece of blob 0's first split at (x, 100), matched to a token or a tile."""
     quad = square_quad(np.array([x, 100.0]), side / 2, 0.0).astype(np.float32)
