@@ -8,20 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.bitenight.tiles import ALL_TILES, Colour, Motif, Tile
+from companion.bitenight.tiles import ALL_TILES, Motif, Tile
+from tests.vision.drawn import COLOURS
 from vision.matching import lead_share, match_structure
 from vision.recogniser import Recogniser
 from vision.synth.scene import render_photo
 from vision.tileset import TileSet, with_disc_alpha
 
 PX = 128
-COLOURS = {
-    Colour.BLUE: (200, 130, 50),
-    Colour.RED: (60, 50, 210),
-    Colour.YELLOW: (50, 205, 235),
-    Colour.GREEN: (80, 180, 60),
-    Colour.PURPLE: (180, 70, 160),
-}
 #: Each motif's figure, small and plain, as a polygon in shares of the face.
 FIGURES = {
     Motif.VAMPIRE: [(0.36, 0.46), (0.5, 0.52), (0.64, 0.46), (0.6, 0.58), (0.4, 0.58)],
