@@ -92,6 +92,8 @@ def lead_share(patch: np.ndarray, bank: TemplateBank, match: StructureMatch) -> 
 
     def best_face(group: int, turn: float) -> np.ndarray:
         own = np.flatnonzero((bank.group == group) & (bank.turn == turn) & bank.core)
+        if not len(own):  # a turn the bank was not cut at: any of the group's faces
+            own = np.flatnonzero((bank.group == group) & bank.core)
         return bank.vectors[own[int(np.argmax(bank.vectors[own] @ vector))]]
 
     best, runner = best_face(match.group, match.turn), best_face(match.runner, match.runner_turn)

@@ -10,7 +10,7 @@ import pytest
 
 from companion.bitenight.tiles import ALL_TILES, Motif, Tile
 from tests.vision.drawn import COLOURS
-from vision.matching import lead_share, match_structure
+from vision.matching import StructureMatch, lead_share, match_structure
 from vision.recogniser import Recogniser
 from vision.synth.scene import render_photo
 from vision.tileset import TileSet, with_disc_alpha
@@ -76,3 +76,15 @@ def test_tiles_whose_faces_differ_only_in_a_small_figure_are_read(
         and t.tile == truth.tile
     }
     assert read == {t.tile for t in photo.tiles}
+
+
+def test_a_piece_matched_at_a_turn_the_bank_was_not_cut_at_is_still_judged(
+    halved_recogniser: Recogniser,
+):
+    # later stages may turn a piece by a few degrees; its share is read from the faces
+    # of its groups at whatever turn fits it best
+    model = halved_recogniser.model
+    maiden, monk = model.group_names.index("maiden"), model.group_names.index("monk")
+    face = model.colour_templates[model.groups[maiden][0]]
+    match = StructureMatch(maiden, 7.5, 0.9, 0.01, monk, 3.3)
+    assert lead_share(face, model.round, match) > 0.45
