@@ -1418,21 +1418,35 @@ class Recogniser:
             if not cells:
                 break
             # a direction is only right to a twentyfourth of a turn: cut a little off too
-            first = [
-                s
-                for s in self._score_shifted(pyramid, cells, tiles)
-                if s.score >= _BESIDE_FIRST_MIN
-            ]
-            aligned = self._realigned(pyramid, first, tiles)
-            new = self._kept(pyramid, aligned, _BESIDE_ACCEPT_MIN, size_at, grey, scale)
-            new = [
-                s for s in _one_per_place(new)[0] if _clear_of(s.candidate.center, chosen + found)
-            ]
+            first = self._score_shifted(pyramid, cells, tiles)
+            new = self._kept_beside(
+                pyramid, first, _BESIDE_FIRST_MIN, tiles, size_at, grey, scale, outline=True
+            )
+            new = [s for s in new if _clear_of(s.candidate.center, chosen + found)]
             if not new:
                 break
             found += new
             seeds = new
         return found
+
+    def _kept_beside(
+        self,
+        pyramid: Pyramid,
+        first: list[_Scored],
+        least: float,
+        kind: np.ndarray,
+        size_at: SizeModel,
+        grey: np.ndarray,
+        scale: float,
+        outline: bool,
+    ) -> list[_Scored]:
+        """The cells cut beside recognised pieces that are pieces themselves: a cell there
+        is mostly cloth, so only one whose first match (``first``) already reaches
+        ``least`` is worth aligning; kept on a clear match (:data:`_BESIDE_ACCEPT_MIN`),
+        with an outline all round if ``outline``, one per place."""
+        aligned = self._realigned(pyramid, [s for s in first if s.score >= least], kind)
+        kept = self._kept(pyramid, aligned, _BESIDE_ACCEPT_MIN, size_at, grey, scale, outline)
+        return _one_per_place(kept)[0]
 
     def _beside(
         self,
@@ -1479,15 +1493,9 @@ class Recogniser:
                         cells.append(Candidate(quad, token, blob, _LATTICE_SPLIT))
             if not cells:
                 break
-            # a free cell is mostly cloth: only one that already looks like a piece is
-            # worth aligning
-            first = [s for s in self._score_structure(pyramid, cells, kind) if s.score >= least]
             # (a tile's outline is shared with its block: the lattice vouches for it)
-            aligned = self._realigned(pyramid, first, kind)
-            new = self._kept(
-                pyramid, aligned, _BESIDE_ACCEPT_MIN, size_at, grey, scale, outline=token
-            )
-            new = _one_per_place(new)[0]
+            first = self._score_structure(pyramid, cells, kind)
+            new = self._kept_beside(pyramid, first, least, kind, size_at, grey, scale, token)
             if not new:
                 break
             found += new
