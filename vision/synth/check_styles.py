@@ -18,6 +18,10 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
   an outline heart in a corner.
 * ``pinwheel``: round; four coloured wedges, a black figure in a white middle, a red
   heart below it.
+* ``diagonal``: square; the colour in one half cut corner to corner, dark slate in the
+  other, a white line figure across both, a white heart in the dark corner.
+* ``sticker``: round; the colour as ground round a white square label that holds the
+  figure in the colour, a white heart on the ground above the label.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -112,6 +116,17 @@ def _silhouette(
     else:
         circle(0.5, 0.56, 0.17)
         poly([[0.46, 0.42], [0.54, 0.42], [0.5, 0.22]])
+
+
+def _shrunk_figure(motif: Motif, n: int, zoom: float) -> np.ndarray:
+    """Where a figure's ink lies when drawn ``zoom`` times its size about the middle."""
+    figure = np.full((n, n, 3), 255, np.uint8)
+    _silhouette(figure, motif, n, (0, 0, 0))
+    small = cv2.resize(figure, None, fx=zoom, fy=zoom)
+    off = (n - small.shape[0]) // 2
+    ink = np.zeros((n, n), bool)
+    ink[off : off + small.shape[0], off : off + small.shape[1]] = small[..., 0] < 128
+    return ink
 
 
 def _token_palette(tiles: dict[Colour, BGR], black: BGR, white: BGR) -> dict[str, BGR]:
@@ -339,13 +354,7 @@ def _button(tile: Tile) -> np.ndarray:
     img = np.full((n, n, 3), (250, 250, 250), np.uint8)
     img[: int(0.55 * n)] = _COL_D[tile.colour]
     cv2.line(img, (0, int(0.55 * n)), (n, int(0.55 * n)), (30, 30, 30), 3 * S)
-    figure = np.full((n, n, 3), 255, np.uint8)
-    _silhouette(figure, tile.motif, n, (0, 0, 0))
-    small = cv2.resize(figure, None, fx=0.55, fy=0.55)
-    off = (n - small.shape[0]) // 2
-    ink = np.zeros((n, n), bool)
-    ink[off : off + small.shape[0], off : off + small.shape[1]] = small[..., 0] < 128
-    img[ink] = (30, 30, 30)
+    img[_shrunk_figure(tile.motif, n, 0.55)] = (30, 30, 30)
     if tile.heart:
         _heart(img, int(0.3 * n), int(0.3 * n), 9 * S, (255, 255, 255))
     return with_disc_alpha(_shrunk(img))
@@ -396,13 +405,7 @@ def _pinwheel(tile: Tile) -> np.ndarray:
     for k in range(0, 8, 2):
         cv2.ellipse(img, (c, c), (n, n), 0, k * 45, k * 45 + 45, _COL_E[tile.colour], -1, _AA)
     cv2.circle(img, (c, c), int(0.3 * n), (250, 250, 250), -1, _AA)
-    figure = np.full((n, n, 3), 255, np.uint8)
-    _silhouette(figure, tile.motif, n, (0, 0, 0))
-    small = cv2.resize(figure, None, fx=0.6, fy=0.6)
-    off = (n - small.shape[0]) // 2
-    ink = np.zeros((n, n), bool)
-    ink[off : off + small.shape[0], off : off + small.shape[1]] = small[..., 0] < 128
-    img[ink] = (25, 25, 25)
+    img[_shrunk_figure(tile.motif, n, 0.6)] = (25, 25, 25)
     if tile.heart:
         _heart(img, c, int(0.72 * n), 6 * S, (40, 40, 200))
     return with_disc_alpha(_shrunk(img))
@@ -417,6 +420,52 @@ def _token_e(colour: BGR | None) -> np.ndarray:
     else:
         cv2.circle(img, (n // 2, n // 2), int(0.4 * n), colour, int(0.14 * n), cv2.LINE_AA)
         cv2.circle(img, (n // 2, n // 2), int(0.12 * n), colour, -1, cv2.LINE_AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
+# -- diagonal and sticker -------------------------------------------------------------------
+
+_COL_F: dict[Colour, BGR] = {
+    Colour.BLUE: (165, 110, 45),
+    Colour.RED: (50, 35, 185),
+    Colour.YELLOW: (60, 205, 230),
+    Colour.GREEN: (85, 170, 75),
+    Colour.PURPLE: (140, 65, 125),
+}
+_TOK_F = _token_palette(_COL_F, black=(35, 35, 40), white=(240, 240, 236))
+
+
+def _diagonal(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = np.full((n, n, 3), (62, 48, 42), np.uint8)
+    cv2.fillPoly(img, [np.array([[0, 0], [n, 0], [0, n]], np.int32)], _COL_F[tile.colour], _AA)
+    _silhouette(img, tile.motif, n, (245, 245, 245), fill=False, thick=3 * S)
+    if tile.heart:
+        _heart(img, int(0.8 * n), int(0.8 * n), 10 * S, (245, 245, 245))
+    return _shrunk(img)
+
+
+def _sticker(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = np.full((n, n, 3), _COL_F[tile.colour], np.uint8)
+    m = int(0.24 * n)
+    cv2.rectangle(img, (m, m), (n - m, n - m), (238, 240, 242), -1)
+    img[_shrunk_figure(tile.motif, n, 0.62)] = _COL_F[tile.colour]
+    if tile.heart:
+        _heart(img, n // 2, int(0.13 * n), 7 * S, (238, 240, 242))
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_f(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    if colour is None:
+        img = np.full((n, n, 3), (120, 118, 125), np.uint8)
+        for r in (0.15, 0.27, 0.39):
+            cv2.circle(img, (n // 2, n // 2), int(r * n), (205, 205, 210), 3 * S, _AA)
+    else:
+        img = np.full((n, n, 3), colour, np.uint8)
+        cv2.circle(img, (int(0.45 * n), n // 2), int(0.27 * n), (245, 245, 245), -1, _AA)
+        cv2.circle(img, (int(0.56 * n), int(0.44 * n)), int(0.23 * n), colour, -1, _AA)
     return with_disc_alpha(_shrunk(img, 112))
 
 
@@ -436,6 +485,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "button": ("round", _button, _token_d, _TOK_D),
     "halftone": ("square", _halftone, _token_e, _TOK_E),
     "pinwheel": ("round", _pinwheel, _token_e, _TOK_E),
+    "diagonal": ("square", _diagonal, _token_f, _TOK_F),
+    "sticker": ("round", _sticker, _token_f, _TOK_F),
 }
 
 
