@@ -22,6 +22,10 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
   other, a white line figure across both, a white heart in the dark corner.
 * ``sticker``: round; the colour as ground round a white square label that holds the
   figure in the colour, a white heart on the ground above the label.
+* ``inkwash``: square; white fading into the colour from top to bottom, a dark filled
+  figure, a white heart outlined dark in the top corner.
+* ``moonrise``: round; the colour as ground, a pale full moon behind a dark filled
+  figure, a dark outline heart low beside it.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -469,6 +473,53 @@ def _token_f(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- inkwash and moonrise -------------------------------------------------------------------
+
+_COL_G: dict[Colour, BGR] = {
+    Colour.BLUE: (180, 95, 50),
+    Colour.RED: (45, 50, 195),
+    Colour.YELLOW: (50, 190, 225),
+    Colour.GREEN: (80, 150, 70),
+    Colour.PURPLE: (155, 70, 150),
+}
+_TOK_G = _token_palette(_COL_G, black=(30, 30, 30), white=(242, 242, 242))
+
+
+def _inkwash(tile: Tile) -> np.ndarray:
+    n = PX * S
+    fade = np.linspace(0.0, 1.0, n)[:, None, None] ** 0.8
+    colour = np.array(_COL_G[tile.colour], np.float32)
+    img = ((1 - fade) * 248 + fade * colour).repeat(n, axis=1).astype(np.uint8)
+    _silhouette(img, tile.motif, n, (35, 30, 40))
+    if tile.heart:
+        _heart(img, int(0.82 * n), int(0.18 * n), 10 * S, (250, 250, 250))
+        _heart(img, int(0.82 * n), int(0.18 * n), 10 * S, (35, 30, 40), 2 * S)
+    return _shrunk(img)
+
+
+def _moonrise(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = np.full((n, n, 3), _COL_G[tile.colour], np.uint8)
+    cv2.circle(img, (int(0.36 * n), int(0.36 * n)), int(0.24 * n), (235, 240, 245), -1, _AA)
+    _silhouette(img, tile.motif, n, (25, 25, 30))
+    if tile.heart:
+        _heart(img, int(0.72 * n), int(0.74 * n), 8 * S, (25, 25, 30), 2 * S)
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_g(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        img = np.full((n, n, 3), (60, 40, 110), np.uint8)
+        img[:c, :c] = img[c:, c:] = (200, 205, 215)
+    else:
+        img = np.full((n, n, 3), (242, 242, 242), np.uint8)
+        cv2.circle(img, (c, c), int(0.36 * n), colour, -1, _AA)
+        cv2.circle(img, (c, c), int(0.08 * n), (30, 30, 30), -1, _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -487,6 +538,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "pinwheel": ("round", _pinwheel, _token_e, _TOK_E),
     "diagonal": ("square", _diagonal, _token_f, _TOK_F),
     "sticker": ("round", _sticker, _token_f, _TOK_F),
+    "inkwash": ("square", _inkwash, _token_g, _TOK_G),
+    "moonrise": ("round", _moonrise, _token_g, _TOK_G),
 }
 
 
