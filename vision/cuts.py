@@ -38,6 +38,8 @@ _SAMPLE_CELLS = 5
 
 
 def blobs(scoring: Scoring, mask: np.ndarray, scale: float) -> list[Blob]:
+    """The object mask's blobs (``scale`` full-frame pixels to one of the mask's), less
+    those too small to be a token, or a tile in a set without tokens."""
     config = scoring.config
     token_floor = config.token_size_range[0] if scoring.tileset.has_tokens else 1.0
     min_side = config.min_tile_px / scale

@@ -35,7 +35,7 @@ _TURN_TRIES = (-30.0, -15.0, 15.0, 30.0, 45.0)
 #: landed (a 70 px coffin cut 6 % off reached 0.96 from its third best, 0.53).
 _SECOND_ALIGNED = 3
 #: Square tiles whose motif leads the next by less than this are judged once more where
-#: the motifs differ (:meth:`Recogniser._motifs_where_they_differ`)...
+#: the motifs differ (:func:`motifs_where_they_differ`)...
 _MOTIF_DOUBT = 0.2
 
 

@@ -70,6 +70,82 @@ class Naming:
             for round_, mask in self.colour_masks.items()
         }
 
+    def colour(
+        self, chosen: list[Scored], scoring: Scoring
+    ) -> tuple[list[TileDetection], list[TokenDetection], list[RejectedCandidate], np.ndarray]:
+        """The chosen pieces named under the frame's light: its tiles and tokens, the
+        pieces read too unsurely to report (as rejected), and the light's gains. How
+        clearly each piece's kind leads the next (``scoring``'s lead) goes into its
+        confidence."""
+        model = self.model
+        tiles: list[TileDetection] = []
+        unsure: list[RejectedCandidate] = []
+        tokens: list[TokenDetection] = []
+        unsure_tokens: list[TokenDetection] = []
+        if not chosen:
+            return tiles, tokens, [], np.ones(3)
+        masks = self.colour_masks
+        gains = np.ones(3)
+        results: dict[int, tuple[int, float]] = {}
+        for round_ in (False, True):
+            subset = [i for i, s in enumerate(chosen) if s.candidate.round == round_]
+            if not subset:
+                continue
+            patches = [upright(chosen[i].patch, chosen[i].turn) for i in subset]
+            members = [self.member_faces[chosen[i].group] for i in subset]
+            weights = np.array([max(chosen[i].score, 0.05) for i in subset])
+            frame = FrameColours(
+                patches, members, masks[round_], self.config.illuminant_kelvins, weights
+            )
+            gains = frame.gains
+            where = {i: (frame, k) for k, i in enumerate(subset)}
+            if round_:
+                where.update(self.turned_alike(chosen, subset, frame, masks[round_]))
+            for i in subset:
+                results[i] = where[i][0].decide(where[i][1])
+            self.settle_duplicates(chosen, subset, where, results, scoring)
+        for i, s in enumerate(chosen):
+            member, clarity = results[i]
+            label = model.labels[model.groups[s.group][member]]
+            lead = scoring.lead(s)
+            confidence = _confidence(s.score, lead, clarity)
+            c = s.candidate
+            # a clear tile whose heart (or colour) is a close call is still a tile: it
+            # is reported with its likelier twin and its low confidence, as a tile is
+            # easier to correct than to add
+            clear_tile = (
+                label.tile is not None
+                and s.score >= self.config.sure_tile_min
+                and lead >= CLEAR_LEAD
+            )
+            if confidence < self.config.accept_confidence_min and label.tile is None:
+                # a token read unsurely may still lie in a row's middle (see below)
+                unsure_tokens.append(TokenDetection(None, False, c.center, c.polygon(), confidence))
+            elif confidence < self.config.accept_confidence_min and not clear_tile:
+                # wrong more often than right (measured): a person fixes a gap more
+                # easily than a tile that is not there
+                reason = f"unsure ({confidence:.2f})"
+                unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
+            elif label.tile is not None:
+                tiles.append(TileDetection(label.tile, c.center, c.polygon(), confidence))
+            else:
+                tokens.append(
+                    TokenDetection(
+                        colour=label.token_colour,
+                        face_up=not label.token_back,
+                        center=c.center,
+                        polygon=c.polygon(),
+                        confidence=confidence,
+                    )
+                )
+        tokens, turned_down = as_the_rules_allow(
+            tokens, unsure_tokens, self.config.row_middle_face_min
+        )
+        unsure += [RejectedCandidate(t.center, t.polygon, why) for t, why in turned_down]
+        tiles.sort(key=lambda t: (t.center[1], t.center[0]))
+        tokens.sort(key=lambda t: (t.center[1], t.center[0]))
+        return tiles, tokens, unsure, gains
+
     def settle_duplicates(
         self,
         chosen: list[Scored],
@@ -170,78 +246,6 @@ class Naming:
         """Whether member ``member`` of ``group`` is a tile with a heart."""
         tile = self.model.labels[self.model.groups[group][member]].tile
         return tile is not None and tile.heart
-
-    def colour(
-        self, chosen: list[Scored], scoring: Scoring
-    ) -> tuple[list[TileDetection], list[TokenDetection], list[RejectedCandidate], np.ndarray]:
-        model = self.model
-        tiles: list[TileDetection] = []
-        unsure: list[RejectedCandidate] = []
-        tokens: list[TokenDetection] = []
-        unsure_tokens: list[TokenDetection] = []
-        if not chosen:
-            return tiles, tokens, [], np.ones(3)
-        masks = self.colour_masks
-        gains = np.ones(3)
-        results: dict[int, tuple[int, float]] = {}
-        for round_ in (False, True):
-            subset = [i for i, s in enumerate(chosen) if s.candidate.round == round_]
-            if not subset:
-                continue
-            patches = [upright(chosen[i].patch, chosen[i].turn) for i in subset]
-            members = [self.member_faces[chosen[i].group] for i in subset]
-            weights = np.array([max(chosen[i].score, 0.05) for i in subset])
-            frame = FrameColours(
-                patches, members, masks[round_], self.config.illuminant_kelvins, weights
-            )
-            gains = frame.gains
-            where = {i: (frame, k) for k, i in enumerate(subset)}
-            if round_:
-                where.update(self.turned_alike(chosen, subset, frame, masks[round_]))
-            for i in subset:
-                results[i] = where[i][0].decide(where[i][1])
-            self.settle_duplicates(chosen, subset, where, results, scoring)
-        for i, s in enumerate(chosen):
-            member, clarity = results[i]
-            label = model.labels[model.groups[s.group][member]]
-            lead = scoring.lead(s)
-            confidence = _confidence(s.score, lead, clarity)
-            c = s.candidate
-            # a clear tile whose heart (or colour) is a close call is still a tile: it
-            # is reported with its likelier twin and its low confidence, as a tile is
-            # easier to correct than to add
-            clear_tile = (
-                label.tile is not None
-                and s.score >= self.config.sure_tile_min
-                and lead >= CLEAR_LEAD
-            )
-            if confidence < self.config.accept_confidence_min and label.tile is None:
-                # a token read unsurely may still lie in a row's middle (see below)
-                unsure_tokens.append(TokenDetection(None, False, c.center, c.polygon(), confidence))
-            elif confidence < self.config.accept_confidence_min and not clear_tile:
-                # wrong more often than right (measured): a person fixes a gap more
-                # easily than a tile that is not there
-                reason = f"unsure ({confidence:.2f})"
-                unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
-            elif label.tile is not None:
-                tiles.append(TileDetection(label.tile, c.center, c.polygon(), confidence))
-            else:
-                tokens.append(
-                    TokenDetection(
-                        colour=label.token_colour,
-                        face_up=not label.token_back,
-                        center=c.center,
-                        polygon=c.polygon(),
-                        confidence=confidence,
-                    )
-                )
-        tokens, turned_down = as_the_rules_allow(
-            tokens, unsure_tokens, self.config.row_middle_face_min
-        )
-        unsure += [RejectedCandidate(t.center, t.polygon, why) for t, why in turned_down]
-        tiles.sort(key=lambda t: (t.center[1], t.center[0]))
-        tokens.sort(key=lambda t: (t.center[1], t.center[0]))
-        return tiles, tokens, unsure, gains
 
 
 def _heart_twins(model: AppearanceModel) -> dict[int, np.ndarray]:

@@ -25,6 +25,8 @@ SizeModel = Callable[[tuple[float, float]], float]
 
 @dataclass(frozen=True, eq=False)
 class Scored:
+    """A piece cut from the frame and matched against the tile set's faces."""
+
     candidate: Candidate
     patch: np.ndarray
     match: StructureMatch

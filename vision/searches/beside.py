@@ -188,6 +188,75 @@ def in_heaps(
     return found
 
 
+def row_gaps(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """Tokens lying between two tokens read a whole number of diameters apart with
+    nothing read between them: the middle of a row whose backs the mask lost.
+
+    A player's row is laid in a straight line, one token beside the next, with its
+    two ends face up. Backs in the colours of a cloth (dark navy on a blue gingham)
+    leave the mask, and their rims are broken wherever a cell of their own colour lies
+    behind them, so neither the mask nor the rim search finds them; the ends, whose
+    faces differ from the cloth, are read. Each place between two such tokens is cut
+    at their size and tilt, and the row's places are kept only if every one of them
+    matches a token as clearly as a piece found with no blob of its own must
+    (:meth:`Scoring.kept`): a chance pair of tokens with cloth between them matches nowhere.
+    """
+    if size_at is None or scoring.model.round is None:
+        return []
+    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
+    centres = np.array([s.candidate.center for s in tokens], np.float64).reshape(-1, 2)
+    sides = np.array([s.candidate.side for s in tokens])
+    offsets = centres[None] - centres[:, None]  # [i, j]: from i to j
+    apart = np.linalg.norm(offsets, axis=2)
+    np.fill_diagonal(apart, np.inf)
+    beside = apart <= SIDE_BY_SIDE * (sides[:, None] + sides[None]) / 2
+    candidates: list[Candidate] = []
+    rows: list[list[int]] = []
+    for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
+        a, b = tokens[i], tokens[j]
+        diameter = (sides[i] + sides[j]) / 2
+        steps = round(apart[i, j] / diameter)
+        if not 2 <= steps <= _ROW_MOST_STEPS:
+            continue
+        if abs(apart[i, j] / steps / diameter - 1) > _ROW_STEP_SLACK:
+            continue
+        # the gap continues whatever row each end has: its neighbours lie behind it
+        way = offsets[i, j] / apart[i, j]
+        behind_i = offsets[i, beside[i]] / apart[i, beside[i], None] @ way
+        behind_j = offsets[j, beside[j]] / apart[j, beside[j], None] @ -way
+        if np.any(behind_i > OPPOSITE) or np.any(behind_j > OPPOSITE):
+            continue
+        start, end = centres[i], centres[j]
+        places = [start + (end - start) * k / steps for k in range(1, steps)]
+        if not all(clear_of(p, chosen) for p in places):
+            continue
+        shapes = [a.candidate, b.candidate]
+        rows.append(list(range(len(candidates), len(candidates) + len(places))))
+        for p in places:
+            quad = shaped_like(shapes, p, apart[i, j] / steps)
+            blob = -1 - len(candidates)
+            candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
+    if not candidates:
+        return []
+    kind = scoring.token_groups
+    first = scoring.score_structure(frame.pyramid, candidates, kind)
+    kept = scoring.kept(
+        frame,
+        scoring.realigned(frame.pyramid, first, kind),
+        scoring.config.second_look_min,
+        size_at,
+    )
+    found = {s.candidate.blob: s for s in kept}
+    out: list[Scored] = []
+    for row in rows:
+        pieces = [found.get(-1 - k) for k in row]
+        if all(s is not None for s in pieces):
+            out += [s for s in pieces if s is not None and clear_of(s.candidate.center, out)]
+    return out
+
+
 def kept_beside(
     scoring: Scoring,
     frame: Frame,
@@ -281,72 +350,3 @@ def _cells_of(lattice: Lattice, pieces: list[Candidate]) -> list[tuple[int, int]
     """The lattice cell each piece's centre lies in (all solved in one call)."""
     indices = np.rint(lattice.indices_of(np.array([c.center for c in pieces])))
     return [(int(i), int(j)) for i, j in indices.tolist()]
-
-
-def row_gaps(
-    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
-) -> list[Scored]:
-    """Tokens lying between two tokens read a whole number of diameters apart with
-    nothing read between them: the middle of a row whose backs the mask lost.
-
-    A player's row is laid in a straight line, one token beside the next, with its
-    two ends face up. Backs in the colours of a cloth (dark navy on a blue gingham)
-    leave the mask, and their rims are broken wherever a cell of their own colour lies
-    behind them, so neither the mask nor the rim search finds them; the ends, whose
-    faces differ from the cloth, are read. Each place between two such tokens is cut
-    at their size and tilt, and the row's places are kept only if every one of them
-    matches a token as clearly as a piece found with no blob of its own must
-    (:meth:`Scoring.kept`): a chance pair of tokens with cloth between them matches nowhere.
-    """
-    if size_at is None or scoring.model.round is None:
-        return []
-    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
-    centres = np.array([s.candidate.center for s in tokens], np.float64).reshape(-1, 2)
-    sides = np.array([s.candidate.side for s in tokens])
-    offsets = centres[None] - centres[:, None]  # [i, j]: from i to j
-    apart = np.linalg.norm(offsets, axis=2)
-    np.fill_diagonal(apart, np.inf)
-    beside = apart <= SIDE_BY_SIDE * (sides[:, None] + sides[None]) / 2
-    candidates: list[Candidate] = []
-    rows: list[list[int]] = []
-    for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
-        a, b = tokens[i], tokens[j]
-        diameter = (sides[i] + sides[j]) / 2
-        steps = round(apart[i, j] / diameter)
-        if not 2 <= steps <= _ROW_MOST_STEPS:
-            continue
-        if abs(apart[i, j] / steps / diameter - 1) > _ROW_STEP_SLACK:
-            continue
-        # the gap continues whatever row each end has: its neighbours lie behind it
-        way = offsets[i, j] / apart[i, j]
-        behind_i = offsets[i, beside[i]] / apart[i, beside[i], None] @ way
-        behind_j = offsets[j, beside[j]] / apart[j, beside[j], None] @ -way
-        if np.any(behind_i > OPPOSITE) or np.any(behind_j > OPPOSITE):
-            continue
-        start, end = centres[i], centres[j]
-        places = [start + (end - start) * k / steps for k in range(1, steps)]
-        if not all(clear_of(p, chosen) for p in places):
-            continue
-        shapes = [a.candidate, b.candidate]
-        rows.append(list(range(len(candidates), len(candidates) + len(places))))
-        for p in places:
-            quad = shaped_like(shapes, p, apart[i, j] / steps)
-            blob = -1 - len(candidates)
-            candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
-    if not candidates:
-        return []
-    kind = scoring.token_groups
-    first = scoring.score_structure(frame.pyramid, candidates, kind)
-    kept = scoring.kept(
-        frame,
-        scoring.realigned(frame.pyramid, first, kind),
-        scoring.config.second_look_min,
-        size_at,
-    )
-    found = {s.candidate.blob: s for s in kept}
-    out: list[Scored] = []
-    for row in rows:
-        pieces = [found.get(-1 - k) for k in row]
-        if all(s is not None for s in pieces):
-            out += [s for s in pieces if s is not None and clear_of(s.candidate.center, out)]
-    return out

@@ -157,14 +157,15 @@ def out_of_unexplained(
 
 
 def _edge_search(
-    scoring: Scoring, frame: Frame, indices: set[int]
+    scoring: Scoring, frame: Frame, indices: set[int], size_at: SizeModel | None
 ) -> tuple[int, tuple[int, int, int, int], list[float]] | None:
     """Where and at what sizes tiles are looked for by their edges: the largest of
     the ``indices`` blobs (the object the tiles lie against is larger than any of
     them), its bounding box (x0, y0, x1, y1, work px), and sides (work px) from an
     eighth of its width to two thirds of it, a tenth apart; None where it is too
-    small to hold more than one tile."""
-    if not indices:
+    small to hold more than one tile, or where the frame's tile size is known
+    (``size_at``: its blobs were cut at that size already)."""
+    if size_at is not None or not indices:
         return None
     index = max(sorted(indices), key=lambda i: frame.blobs[i].area)
     blob = frame.blobs[index]
@@ -197,18 +198,16 @@ def squares_by_edges(
     are the seeds the tiles' neighbours are followed from. Where the frame's tile
     size is known, its blobs were cut at that size already.
     """
-    search = None if size_at is not None else _edge_search(scoring, frame, indices)
+    search = _edge_search(scoring, frame, indices, size_at)
     if search is None:
         return []
     index, box, sides = search
     config = scoring.config
-    height, width = frame.mask.shape[:2]
     cells: list[Candidate] = []
     for side in sides:
         found = squares_of_side(frame.grey, box, side, config.outline_step_min, _EDGE_COVER_MIN)
         for _, centre, turn in found[:_EDGE_PER_SIZE]:
-            cx, cy = np.rint(centre).astype(int)
-            if 0 <= cx < width and 0 <= cy < height and frame.mask[cy, cx]:
+            if _on_mask(frame, centre):
                 quad = square_quad(centre, side / 2, turn)
                 cells.append(full(quad, frame.scale, False, index, -1, 0.0))
     if not cells:
@@ -239,18 +238,16 @@ def discs_by_edges(
     off its place, as a rim is only placed to a pixel or two) and kept on a clear
     match with an outline all round.
     """
-    search = None if size_at is not None else _edge_search(scoring, frame, indices)
+    search = _edge_search(scoring, frame, indices, size_at)
     if search is None:
         return []
     index, box, sides = search
     config = scoring.config
-    height, width = frame.mask.shape[:2]
     cells: list[Candidate] = []
     for radius in (side / 2 for side in sides):
         found = discs_of_radius(frame.grey, box, radius, config.outline_step_min, _EDGE_COVER_MIN)
         for _, centre, _ in found[:_EDGE_PER_SIZE]:
-            cx, cy = np.rint(centre).astype(int)
-            if 0 <= cx < width and 0 <= cy < height and frame.mask[cy, cx]:
+            if _on_mask(frame, centre):
                 # the rim's own ellipse: a tilted table squeezes a disc
                 rim = rim_ellipse(frame.grey, centre, radius)
                 quad = quad_from_ellipse(*rim) if rim else square_quad(centre, radius, 0.0)
@@ -281,6 +278,13 @@ def discs_by_edges(
     if sizes is not None:
         kept = [s for s in kept if scoring.rejection(s, sizes(s.candidate.center)) is None]
     return [s for s in one_per_place(kept)[0] if clear_of(s.candidate.center, chosen)]
+
+
+def _on_mask(frame: Frame, centre: np.ndarray) -> bool:
+    """Whether the working-size point ``centre`` lies on an object of the mask."""
+    cx, cy = np.rint(centre).astype(int)
+    height, width = frame.mask.shape[:2]
+    return bool(0 <= cx < width and 0 <= cy < height and frame.mask[cy, cx])
 
 
 def outlined(scoring: Scoring, frame: Frame, centre: np.ndarray, side: float) -> np.ndarray | None:

@@ -76,7 +76,7 @@ def look_again(
         candidates = rims(frame, firm + found, known, loose, size_at, ratio)
         # a rim of a tile's size holds a tile (its figure alone may look like a token)
         kind = scoring.token_groups if token else ~scoring.token_groups
-        # a tile's rim is only placed to a few pixels (see _score_shifted); shifted
+        # a tile's rim is only placed to a few pixels (see Scoring.score_shifted); shifted
         # token-sized cuts found more dice and figures than tokens
         score = scoring.score_structure if token else scoring.score_shifted
         first = score(frame.pyramid, candidates, kind)
