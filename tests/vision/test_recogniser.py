@@ -10,21 +10,14 @@ import pytest
 
 import vision.cuts as cuts
 import vision.foreground as vision_foreground
-import vision.kinds as kinds
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
-from vision.candidates import Candidate, find_blobs
-from vision.choosing import choose
+from vision.candidates import find_blobs
 from vision.config import VisionConfig
-from vision.doubts import other_motifs
 from vision.evaluate import PhotoScore, evaluate, evaluation_photo, score_photo
 from vision.frame import Frame
 from vision.imageio import ImageError
-from vision.matching import StructureMatch
-from vision.outlines import square_quad
-from vision.pieces import Scored
 from vision.recogniser import Recogniser
-from vision.rectify import Pyramid
 from vision.searches import beside as beside_search
 from vision.searches import rims as rim_search
 from vision.synth.camera import CameraEffects
@@ -633,55 +626,11 @@ def test_a_round_tile_aligned_as_a_token_s_back_alone_is_read_as_a_tile(
     assert result.tokens == ()
 
 
-def test_a_piece_turned_down_as_its_split_cut_it_keeps_a_clear_cut_at_its_place(
-    round_recogniser,
-):
-    # a row of three tokens: the chosen split cut its pale end off its place (matched
-    # 0.6, under the least a token needs), the row's lattice cut it clearly (0.78) and
-    # the rest of the row poorly, so the split wins as a whole
-    token = round_recogniser.model.group_names.index("token")
-    patch = np.zeros((40, 40, 3), np.float32)
-
-    def piece(x: float, split: int, score: float, side: float = 30.0) -> Scored:
-        quad = square_quad(np.array([x, 200.0]), side / 2, 0.0).astype(np.float32)
-        candidate = Candidate(quad, True, 0, split, 1.0)
-        match = StructureMatch(token, 0.0, score, 0.5, token, 0.0)
-        return Scored(candidate, patch, match)
-
-    row = [piece(100, 1, 0.9), piece(132, 1, 0.9), piece(166, 1, 0.6, side=34)]
-    lattice = [piece(100, 1000, 0.5), piece(132, 1000, 0.5), piece(164, 1000, 0.78)]
-    chosen, rejected, _, _ = choose(round_recogniser.scoring, None, row + lattice, None)
-    assert sorted(round(s.candidate.center[0]) for s in chosen) == [100, 132, 164]
-    assert rejected == []
-
-
 def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_recogniser):
     # hard level, as `companion evaluate` renders its twelfth photo: the deposit mat's
     # printed moons, cut as a row of discs, all match a vampire tile a little
     score = _evaluated(round_set, round_recogniser, 2024, 2, 11)
     assert score.false_positives == 0
-
-
-def test_a_token_face_printed_side_by_side_is_no_player_s_tokens(round_set, round_recogniser):
-    # one token face printed five times in an even row (a mat's pattern), beside a real
-    # player's row: only the row's tokens are read
-    table = np.full((720, 1280, 3), (70, 60, 55), np.uint8)
-    red = round_set.token_faces["red"]
-    for k in range(5):
-        paste(table, red, np.array([300.0, 150.0 + 62 * k]), np.array([56.0, 56.0]), 0.0)
-    row = [round_set.token_faces["white"], *[round_set.token_back] * 3, red]
-    for k, sprite in enumerate(row):
-        paste(table, sprite, np.array([600.0 + 62 * k, 500.0]), np.array([56.0, 56.0]), 15.0 * k)
-    table = cv2.add(
-        table, np.random.default_rng(2).normal(0, 3, table.shape).astype(np.int8), dtype=cv2.CV_8U
-    )
-    result = round_recogniser.detect(table)
-    assert sorted((k.center[0] // 10, k.colour) for k in result.tokens) == [
-        (60, "white"),
-        *[(x // 10, None) for x in (662.0, 724.0, 786.0)],
-        (84, "red"),
-    ]
-    assert sum("printed side by side" in r.reason for r in result.rejected) == 5
 
 
 def test_a_small_tile_matching_best_a_quarter_turn_off_is_aligned_in_its_other_turns(
@@ -847,45 +796,6 @@ def test_round_tiles_found_by_their_rims_say_how_large_a_tile_is(round_set, roun
     assert score.tiles_right >= 3 and score.false_positives == 0, score
 
 
-def test_a_lone_piece_as_large_as_the_frame_s_tokens_is_not_read_again_as_a_tile(
-    round_recogniser, monkeypatch
-):
-    # a token at a row's end whose neighbour was not read lies alone; cut with a ring of
-    # green felt round its white face it can pass for a tile in green, so a lone piece
-    # the size of the frame's own clear tokens stays a token (turned down), while one
-    # clearly smaller (a tile's figure left by a cloth of its colour) is tried as a tile
-    recogniser = round_recogniser
-    token_group = int(np.flatnonzero(recogniser.scoring.token_groups)[0])
-
-    def piece(x: float, side: float, score: float) -> Scored:
-        quad = np.array(
-            [
-                [x - side / 2, 100 - side / 2],
-                [x + side / 2, 100 - side / 2],
-                [x + side / 2, 100 + side / 2],
-                [x - side / 2, 100 + side / 2],
-            ],
-            np.float32,
-        )
-        match = StructureMatch(token_group, 0.0, score, 0.5, token_group, 0.0)
-        return Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)
-
-    row = [piece(100, 35, 0.95), piece(136, 35, 0.95)]  # clear tokens: 0.7 of a tile
-    tried: list[float] = []
-
-    def as_tile(scoring, frame, s, size_at):
-        tried.append(s.candidate.side)
-        return None
-
-    monkeypatch.setattr(kinds, "as_tile", as_tile)
-    lone_token, lone_figure = piece(600, 37, 0.7), piece(900, 24, 0.7)
-    kept, turned = kinds.tokens_in_company(
-        recogniser.scoring, None, [*row, lone_token, lone_figure], lambda point: 50.0
-    )
-    assert tried == [24]
-    assert len(turned) == 2 and kept == row
-
-
 def test_the_backs_the_mask_lost_between_a_row_s_two_ends_are_found_between_them(
     round_set, round_recogniser, monkeypatch
 ):
@@ -907,83 +817,3 @@ def test_the_backs_the_mask_lost_between_a_row_s_two_ends_are_found_between_them
         *[(None, False)] * 4,
         ("white", True),
     ]
-
-
-def test_a_tile_cut_off_its_place_whose_first_look_named_another_motif_is_still_read(
-    square_set, square_recogniser
-):
-    # a 70 px maiden on a plain table, cut 6 % of its side off its place and turned 7°
-    # (a row's grid on the hard photos): its fine outlines match no face well there, and
-    # the first look named the garlic, whose template alone aligned finds no tile
-    rec = square_recogniser
-    names = rec.model.group_names
-    table = np.full((720, 1280, 3), (60, 70, 80), np.uint8)
-    centre, side, angle = np.array([640.0, 360.0]), 70.0, 25.0
-    paste(table, square_set.faces[Tile.parse("green-maiden")], centre, np.array([side] * 2), angle)
-    table = cv2.add(
-        table, np.random.default_rng(1).normal(0, 3, table.shape).astype(np.int8), dtype=cv2.CV_8U
-    )
-    pyramid = Pyramid(table)
-    quad = square_quad(centre + np.array([0.06 * side, 0.0]), side / 2, np.radians(angle + 7))
-    piece = rec.scoring.score_structure(pyramid, [Candidate(quad.astype(np.float32), False, 0, 1)])[
-        0
-    ]
-    garlic = StructureMatch(names.index("garlic"), 90.0, 0.2, 0.01, -1, 0.0)
-    piece = replace(piece, match=garlic)
-    assert rec.scoring.realigned(pyramid, [piece])[0].score < rec.config.accept_structure_min
-
-    chosen, _ = other_motifs(rec.scoring, pyramid, [], [piece], [], lambda point: side)
-    assert [names[s.group] for s in chosen] == ["maiden"]
-    assert chosen[0].score >= 0.9
-
-
-def _piece(recogniser: Recogniser, x: float, side: float, score: float, token: bool) -> Scored:
-    """A piece of blob 0's first split at (x, 100), matched to a token or a tile."""
-    quad = square_quad(np.array([x, 100.0]), side / 2, 0.0).astype(np.float32)
-    group = int(np.flatnonzero(recogniser.scoring.token_groups == token)[0])
-    match = StructureMatch(group, 0.0, score, 0.5, group, 0.0)
-    return Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)
-
-
-def test_a_tile_read_where_no_tile_fits_beside_a_token_of_its_row_is_matched_as_a_token(
-    round_recogniser,
-):
-    # a white token at a row's end, cut at a tile's size with green felt round it, reads
-    # as a tile whose face is a coloured ring; but a tile there would overlap the token
-    # beside it, while a real tile touching a token lies half their sizes apart
-    rec = round_recogniser
-    token = _piece(rec, 100, 35, 0.95, token=True)
-    overlapping = _piece(rec, 137, 48, 0.93, token=False)
-    touching = _piece(rec, 143, 50, 0.93, token=False)
-    other_split = _piece(rec, 137, 48, 0.93, token=False)
-    other_split = replace(other_split, candidate=replace(other_split.candidate, split=1))
-    # a token there whose rival is a tile by a hair is judged among tokens alone
-    tile_group = overlapping.group
-    unsure = _piece(rec, 64, 35, 0.93, token=True)
-    unsure = replace(unsure, match=replace(unsure.match, margin=0.01, runner=tile_group))
-    scored = [token, overlapping, touching, other_split, unsure]
-    assert kinds.no_room_for_tile(rec.scoring, scored, lambda point: 50.0) == {1, 4}
-
-
-def test_a_token_far_larger_than_the_frame_s_tokens_is_read_again_as_a_square_tile(
-    square_recogniser, round_recogniser, monkeypatch
-):
-    # on a gingham of its colours a square tile's ground leaves the mask, and the disc of
-    # its figure's ground, cut at a tile's size, matches a coloured token well; the
-    # frame's clear tokens are 0.7 of a tile, so a "token" of a tile's size is tried as a
-    # square tile (kept where one matches clearly), in a row or not; a round set's
-    # tile-sized pieces are matched again as round tiles before this (_kind_by_size)
-    for rec, expected in ((square_recogniser, [55.0]), (round_recogniser, [])):
-        row = [_piece(rec, 100, 35, 0.95, True), _piece(rec, 136, 35, 0.95, True)]
-        large = _piece(rec, 190, 55, 0.95, True)
-        tile = _piece(rec, 190, 50, 0.9, False)
-        tried: list[float] = []
-
-        def as_tile(scoring, frame, s, size_at, tile=tile, tried=tried):
-            tried.append(s.candidate.side)
-            return tile
-
-        monkeypatch.setattr(kinds, "as_tile", as_tile)
-        kept, turned = kinds.tokens_in_company(rec.scoring, None, [*row, large], lambda p: 50.0)
-        assert tried == pytest.approx(expected, abs=0.5) and not turned
-        assert kept == [*row, tile] if expected else kept == [*row, large]
