@@ -92,7 +92,7 @@ def look_again(
     return displaced(chosen, one_per_place(found)[0])
 
 
-def not_printed_arcs(scoring: Scoring, frame: Frame, rims: list[Scored]) -> list[Scored]:
+def not_printed_arcs(scoring: Scoring, frame: Frame, found: list[Scored]) -> list[Scored]:
     """The tokens found by their rims, less the printed arcs among them.
 
     A token's rim steps all round; a printed crescent (the deposit mat's moons)
@@ -108,21 +108,22 @@ def not_printed_arcs(scoring: Scoring, frame: Frame, rims: list[Scored]) -> list
     image = frame.pyramid.levels[0]
     uneven = {
         k
-        for k, s in enumerate(rims)
+        for k, s in enumerate(found)
         if outline_evenness(
             frame.grey, fitted_to_edge(image, s.candidate.quad, True), frame.scale, True
         )
         < least
     }
     if not uneven:
-        return rims
+        return found
     alike = [
-        TokenDetection(None, True, s.candidate.center, s.candidate.polygon(), s.score) for s in rims
+        TokenDetection(None, True, s.candidate.center, s.candidate.polygon(), s.score)
+        for s in found
     ]
     for group in printed_groups(alike):
         if uneven.intersection(group):
             uneven.update(group)
-    return [s for k, s in enumerate(rims) if k not in uneven]
+    return [s for k, s in enumerate(found) if k not in uneven]
 
 
 def rims(
