@@ -27,7 +27,7 @@ SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), 
 @dataclass(frozen=True, eq=False)
 class MotifPairs:
     """One square tile group's face against every other motif in each quarter turn,
-    where the two differ (see :meth:`Recogniser._motifs_where_they_differ`): C pairs, on
+    where the two differ (see :func:`vision.doubts.motifs_where_they_differ`): C pairs, on
     the D pixels (of a P×P patch) that lie in any of their windows."""
 
     size: int  # P

@@ -54,13 +54,13 @@ def framed() -> TileSet:
 
 def test_a_tile_set_coloured_by_a_thin_frame_keeps_the_edge_for_colour(framed: TileSet):
     recogniser = Recogniser(framed)
-    mask = recogniser._colour_masks[False]
+    mask = recogniser.naming.colour_masks[False]
     assert mask.sum() > patch_mask(40, False).sum()
     assert mask[1, 20] and mask[20, 1]  # the frame's pixels are looked at
 
 
 def test_a_tile_set_coloured_all_over_leaves_the_edge_out(square_recogniser: Recogniser):
-    assert np.array_equal(square_recogniser._colour_masks[False], patch_mask(40, False))
+    assert np.array_equal(square_recogniser.naming.colour_masks[False], patch_mask(40, False))
 
 
 def test_faces_differing_nowhere_leave_the_standard_mask():
@@ -71,12 +71,12 @@ def test_faces_differing_nowhere_leave_the_standard_mask():
 def test_tiles_coloured_only_by_a_thin_frame_are_read_in_their_colours(framed: TileSet):
     recogniser = Recogniser(framed)
     model = recogniser.model
-    mask = recogniser._colour_masks[False]
+    mask = recogniser.naming.colour_masks[False]
     lamp = kelvin_gains(3500) ** 0.5
     rng = np.random.default_rng(4)
     for motif in Motif:
         group = model.group_names.index(motif.value)
-        members = recogniser._member_faces[group]
+        members = recogniser.naming.member_faces[group]
         for truth in range(len(members)):
             seen = members[truth] * lamp * 0.9 + 8 + rng.normal(0, 3, members[truth].shape)
             patch = np.clip(seen, 0, 255).astype(np.float32)
@@ -100,7 +100,7 @@ def test_a_framed_tile_on_a_check_is_cut_round_its_frame_not_round_its_paper(fra
     image = cv2.resize(image, (320, 240), interpolation=cv2.INTER_AREA)
     image = cv2.GaussianBlur(image, (0, 0), 0.8)
     truth = order_corners(box)
-    reach = Recogniser(framed)._framed[False]
+    reach = Recogniser(framed).naming.framed[False]
     fitted = fitted_to_edge(image, truth, False, framed=reach)
     ratio = np.linalg.norm(fitted[1] - fitted[0]) / np.linalg.norm(truth[1] - truth[0])
     assert abs(ratio - 1) < 0.05, ratio

@@ -1,5 +1,5 @@
 """Faces that share most of their pattern (a striped ground, the figure small in a white
-disc) are told apart where their motifs differ (Recogniser._motifs_where_they_differ)."""
+disc) are told apart where their motifs differ (vision.doubts.motifs_where_they_differ)."""
 
 from __future__ import annotations
 
@@ -11,9 +11,11 @@ from companion.bitenight.tiles import ALL_TILES, Colour, Motif, Tile
 from tests.vision.drawn import COLOURS
 from vision.candidates import Candidate
 from vision.colour import upright
+from vision.doubts import motifs_where_they_differ
 from vision.matching import StructureMatch
 from vision.model import Label
-from vision.recogniser import Recogniser, _Scored
+from vision.pieces import Scored
+from vision.recogniser import Recogniser
 from vision.tileset import TileSet
 
 PX = 128
@@ -53,7 +55,7 @@ def striped() -> Recogniser:
     return Recogniser(TileSet(name="striped", tile_shape="square", tile_size_mm=40, faces=faces))
 
 
-def _piece(recogniser: Recogniser, shows: Motif, read_as: Motif, quarters: int) -> _Scored:
+def _piece(recogniser: Recogniser, shows: Motif, read_as: Motif, quarters: int) -> Scored:
     """A blurred, noisy red tile showing ``shows`` upright, matched as ``read_as`` turned
     by ``quarters`` quarter turns, its lead a close call."""
     face = recogniser.model.colour_templates[_index(recogniser, shows)]
@@ -62,7 +64,7 @@ def _piece(recogniser: Recogniser, shows: Motif, read_as: Motif, quarters: int) 
     group = _group(recogniser, read_as)
     match = StructureMatch(group, 90.0 * quarters, 0.88, 0.03, -1, 0.0)
     quad = np.array([[0, 0], [40, 0], [40, 40], [0, 40]], np.float32)
-    return _Scored(Candidate(quad, False, 0, 0), patch, match)
+    return Scored(Candidate(quad, False, 0, 0), patch, match)
 
 
 def _index(recogniser: Recogniser, motif: Motif) -> int:
@@ -79,7 +81,7 @@ def _group(recogniser: Recogniser, motif: Motif) -> int:
 def test_a_piece_read_as_the_wrong_motif_is_read_where_the_motifs_differ(striped, quarters):
     # the shared stripes and disc make every motif match well; only the figure differs
     piece = _piece(striped, Motif.VAMPIRE, Motif.COFFIN, quarters)
-    (read,) = striped._motifs_where_they_differ([piece])
+    (read,) = motifs_where_they_differ(striped.scoring, [piece])
     assert read.group == _group(striped, Motif.VAMPIRE)
     # and in the turn that shows it upright
     shown = upright(read.patch, read.turn)
@@ -89,5 +91,5 @@ def test_a_piece_read_as_the_wrong_motif_is_read_where_the_motifs_differ(striped
 def test_a_piece_read_as_its_own_motif_keeps_it(striped):
     for motif in Motif:
         piece = _piece(striped, motif, motif, 0)
-        (read,) = striped._motifs_where_they_differ([piece])
+        (read,) = motifs_where_they_differ(striped.scoring, [piece])
         assert read.group == piece.group and read.turn == piece.turn, motif

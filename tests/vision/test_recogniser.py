@@ -8,16 +8,18 @@ import cv2
 import numpy as np
 import pytest
 
+import vision.cuts as cuts
 import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
-from vision.candidates import Candidate, find_blobs
+from vision.candidates import find_blobs
 from vision.config import VisionConfig
 from vision.evaluate import PhotoScore, evaluate, evaluation_photo, score_photo
+from vision.frame import Frame
 from vision.imageio import ImageError
-from vision.matching import StructureMatch
-from vision.outlines import square_quad
-from vision.recogniser import Recogniser, _Scored
+from vision.recogniser import Recogniser
+from vision.searches import beside as beside_search
+from vision.searches import rims as rim_search
 from vision.synth.camera import CameraEffects
 from vision.synth.scene import paste, render_photo
 from vision.tileset import TileSet
@@ -238,7 +240,7 @@ def test_round_tiles_half_the_cloth_s_colour_are_found_from_the_half_discs_left(
 
     _mask_changed(monkeypatch, photo.image, halves)
     # nor are their rims among the frame's edges (a checked cloth's own edges hide them)
-    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+    monkeypatch.setattr(rim_search, "rims", lambda *args: [])
     result = round_recogniser.detect(photo.image)
     assert [_read_at(result, t.center) for t in photo.tiles] == [[t.tile] for t in photo.tiles]
 
@@ -250,17 +252,17 @@ def test_a_round_tile_inside_a_heap_that_no_split_cut_out_is_found_beside_the_ot
     # alike at the rims, no split cuts out the inner ones, nor does the rim search
     photo = render_photo(round_set, np.random.default_rng(4), level=0, n_tiles=6, layout="touching")
     lost = photo.tiles[1]
-    real_splits = Recogniser._split_candidates
+    real_splits = cuts.split_candidates
 
-    def not_there(self, *args):
+    def not_there(*args):
         return [
             c
-            for c in real_splits(self, *args)
+            for c in real_splits(*args)
             if np.hypot(*np.subtract(c.center, lost.center)) > 0.5 * photo.tile_px
         ]
 
-    monkeypatch.setattr(Recogniser, "_split_candidates", not_there)
-    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+    monkeypatch.setattr(cuts, "split_candidates", not_there)
+    monkeypatch.setattr(rim_search, "rims", lambda *args: [])
     result = round_recogniser.detect(photo.image)
     assert _read_at(result, lost.center) == [lost.tile]
 
@@ -365,8 +367,8 @@ def test_the_figures_of_touching_tiles_the_mask_kept_alone_are_each_a_tile(
                 cv2.circle(mask, centre, round(radius * side / scale), 255, -1)
 
     _mask_changed(monkeypatch, photo.image, figures_only)
-    # the block's own tiles would lead to them (Recogniser._beside_blocks): not here
-    monkeypatch.setattr(Recogniser, "_beside_blocks", lambda *args: [])
+    # the block's own tiles would lead to them (vision.searches.beside.beside_blocks): not here
+    monkeypatch.setattr(beside_search, "beside_blocks", lambda *args: [])
     result = square_recogniser.detect(photo.image)
     assert len(lost) == 3
     assert [_read_at(result, t.center) for t in lost] == [[t.tile] for t in lost]
@@ -447,7 +449,7 @@ def test_a_round_tile_whose_rim_is_lost_too_is_found_around_its_figure(
     # the mask keeps only the figure and the cloth hides the rim from the edges too:
     # a disc shaped like its neighbours is laid over the figure
     photo, lost = _round_tile_lost(round_set, monkeypatch, keep_figure=True)
-    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+    monkeypatch.setattr(rim_search, "rims", lambda *args: [])
     result = round_recogniser.detect(photo.image)
     assert _read_at(result, lost.center) == [lost.tile]
 
@@ -530,7 +532,7 @@ def test_a_token_the_mask_lost_at_the_end_of_its_row_is_found_on_the_row_s_latti
     # a white token on a pale cloth drops out of its row's blob (and its rim out of
     # the edges); the row goes on
     image = _tiles_and_a_token_row(round_set)
-    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+    monkeypatch.setattr(rim_search, "rims", lambda *args: [])
 
     def without_the_white_token(mask, scale):
         centre = (round((350 + 64 * 5) / scale), round(420 / scale))
@@ -606,10 +608,10 @@ def test_a_round_tile_aligned_as_a_token_s_back_alone_is_read_as_a_tile(
     noise = np.random.default_rng(3).normal(0, 3, table.shape).astype(np.int8)
     table = cv2.add(table, noise, dtype=cv2.CV_8U)
     back = round_recogniser.model.group_names.index("token-back")
-    look_again = Recogniser._look_again
+    look_again = rim_search.look_again
 
-    def as_a_back(self, *args):
-        chosen = look_again(self, *args)
+    def as_a_back(*args):
+        chosen = look_again(*args)
         out = []
         for s in chosen:
             if abs(s.candidate.center[0] - 800) < 20:
@@ -618,32 +620,10 @@ def test_a_round_tile_aligned_as_a_token_s_back_alone_is_read_as_a_tile(
             out.append(s)
         return out
 
-    monkeypatch.setattr(Recogniser, "_look_again", as_a_back)
+    monkeypatch.setattr(rim_search, "look_again", as_a_back)
     result = round_recogniser.detect(table)
     assert sorted(str(t.tile) for t in result.tiles) == sorted(names)
     assert result.tokens == ()
-
-
-def test_a_piece_turned_down_as_its_split_cut_it_keeps_a_clear_cut_at_its_place(
-    round_recogniser,
-):
-    # a row of three tokens: the chosen split cut its pale end off its place (matched
-    # 0.6, under the least a token needs), the row's lattice cut it clearly (0.78) and
-    # the rest of the row poorly, so the split wins as a whole
-    token = round_recogniser.model.group_names.index("token")
-    patch = np.zeros((40, 40, 3), np.float32)
-
-    def piece(x: float, split: int, score: float, side: float = 30.0) -> recogniser_module._Scored:
-        quad = square_quad(np.array([x, 200.0]), side / 2, 0.0).astype(np.float32)
-        candidate = Candidate(quad, True, 0, split, 1.0)
-        match = StructureMatch(token, 0.0, score, 0.5, token, 0.0)
-        return recogniser_module._Scored(candidate, patch, match)
-
-    row = [piece(100, 1, 0.9), piece(132, 1, 0.9), piece(166, 1, 0.6, side=34)]
-    lattice = [piece(100, 1000, 0.5), piece(132, 1000, 0.5), piece(164, 1000, 0.78)]
-    chosen, rejected, _, _ = round_recogniser._choose(None, row + lattice, None)
-    assert sorted(round(s.candidate.center[0]) for s in chosen) == [100, 132, 164]
-    assert rejected == []
 
 
 def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_recogniser):
@@ -651,28 +631,6 @@ def test_a_motif_printed_over_and_over_is_no_block_of_tiles(round_set, round_rec
     # printed moons, cut as a row of discs, all match a vampire tile a little
     score = _evaluated(round_set, round_recogniser, 2024, 2, 11)
     assert score.false_positives == 0
-
-
-def test_a_token_face_printed_side_by_side_is_no_player_s_tokens(round_set, round_recogniser):
-    # one token face printed five times in an even row (a mat's pattern), beside a real
-    # player's row: only the row's tokens are read
-    table = np.full((720, 1280, 3), (70, 60, 55), np.uint8)
-    red = round_set.token_faces["red"]
-    for k in range(5):
-        paste(table, red, np.array([300.0, 150.0 + 62 * k]), np.array([56.0, 56.0]), 0.0)
-    row = [round_set.token_faces["white"], *[round_set.token_back] * 3, red]
-    for k, sprite in enumerate(row):
-        paste(table, sprite, np.array([600.0 + 62 * k, 500.0]), np.array([56.0, 56.0]), 15.0 * k)
-    table = cv2.add(
-        table, np.random.default_rng(2).normal(0, 3, table.shape).astype(np.int8), dtype=cv2.CV_8U
-    )
-    result = round_recogniser.detect(table)
-    assert sorted((k.center[0] // 10, k.colour) for k in result.tokens) == [
-        (60, "white"),
-        *[(x // 10, None) for x in (662.0, 724.0, 786.0)],
-        (84, "red"),
-    ]
-    assert sum("printed side by side" in r.reason for r in result.rejected) == 5
 
 
 def test_a_small_tile_matching_best_a_quarter_turn_off_is_aligned_in_its_other_turns(
@@ -789,7 +747,8 @@ def test_a_block_welded_into_one_convex_slab_is_still_cut_at_its_rims(round_reco
     cv2.fillConvexPoly(mask, hull, 255)
     mask = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 3, 2 * r + 3)))
     blobs = find_blobs(mask, 30)
-    pieces = round_recogniser._split_candidates(blobs, set(), mask, grey, 2.0, None)
+    frame = Frame(None, None, 2.0, grey, mask, blobs, None, None)
+    pieces = cuts.split_candidates(round_recogniser.scoring, frame, set(), None)
     splits: dict[int, list] = {}
     for piece in pieces:
         splits.setdefault(piece.split, []).append(piece.center)
@@ -837,52 +796,13 @@ def test_round_tiles_found_by_their_rims_say_how_large_a_tile_is(round_set, roun
     assert score.tiles_right >= 3 and score.false_positives == 0, score
 
 
-def test_a_lone_piece_as_large_as_the_frame_s_tokens_is_not_read_again_as_a_tile(
-    round_recogniser, monkeypatch
-):
-    # a token at a row's end whose neighbour was not read lies alone; cut with a ring of
-    # green felt round its white face it can pass for a tile in green, so a lone piece
-    # the size of the frame's own clear tokens stays a token (turned down), while one
-    # clearly smaller (a tile's figure left by a cloth of its colour) is tried as a tile
-    recogniser = round_recogniser
-    token_group = int(np.flatnonzero(recogniser._token_groups)[0])
-
-    def piece(x: float, side: float, score: float) -> _Scored:
-        quad = np.array(
-            [
-                [x - side / 2, 100 - side / 2],
-                [x + side / 2, 100 - side / 2],
-                [x + side / 2, 100 + side / 2],
-                [x - side / 2, 100 + side / 2],
-            ],
-            np.float32,
-        )
-        match = StructureMatch(token_group, 0.0, score, 0.5, token_group, 0.0)
-        return _Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)
-
-    row = [piece(100, 35, 0.95), piece(136, 35, 0.95)]  # clear tokens: 0.7 of a tile
-    tried: list[float] = []
-
-    def as_tile(pyramid, grey, scale, s, size_at, *rest):
-        tried.append(s.candidate.side)
-        return None
-
-    monkeypatch.setattr(recogniser, "_as_tile", as_tile)
-    lone_token, lone_figure = piece(600, 37, 0.7), piece(900, 24, 0.7)
-    kept, turned = recogniser._tokens_in_company(
-        None, None, 1.0, [*row, lone_token, lone_figure], lambda point: 50.0
-    )
-    assert tried == [24]
-    assert len(turned) == 2 and kept == row
-
-
 def test_the_backs_the_mask_lost_between_a_row_s_two_ends_are_found_between_them(
     round_set, round_recogniser, monkeypatch
 ):
     # backs in a cloth's own colours leave the mask, and their rims are broken by the
     # cells behind them; the ends, four diameters apart, say where the row lies
     image = _tiles_and_a_token_row(round_set)
-    monkeypatch.setattr(Recogniser, "_rims", lambda *args: [])
+    monkeypatch.setattr(rim_search, "rims", lambda *args: [])
 
     def without_the_backs(mask, scale):
         for k in range(1, 5):
@@ -897,81 +817,3 @@ def test_the_backs_the_mask_lost_between_a_row_s_two_ends_are_found_between_them
         *[(None, False)] * 4,
         ("white", True),
     ]
-
-
-def test_a_tile_cut_off_its_place_whose_first_look_named_another_motif_is_still_read(
-    square_set, square_recogniser
-):
-    # a 70 px maiden on a plain table, cut 6 % of its side off its place and turned 7°
-    # (a row's grid on the hard photos): its fine outlines match no face well there, and
-    # the first look named the garlic, whose template alone aligned finds no tile
-    rec = square_recogniser
-    names = rec.model.group_names
-    table = np.full((720, 1280, 3), (60, 70, 80), np.uint8)
-    centre, side, angle = np.array([640.0, 360.0]), 70.0, 25.0
-    paste(table, square_set.faces[Tile.parse("green-maiden")], centre, np.array([side] * 2), angle)
-    table = cv2.add(
-        table, np.random.default_rng(1).normal(0, 3, table.shape).astype(np.int8), dtype=cv2.CV_8U
-    )
-    pyramid = recogniser_module.Pyramid(table)
-    quad = square_quad(centre + np.array([0.06 * side, 0.0]), side / 2, np.radians(angle + 7))
-    piece = rec._score_structure(pyramid, [Candidate(quad.astype(np.float32), False, 0, 1)])[0]
-    garlic = StructureMatch(names.index("garlic"), 90.0, 0.2, 0.01, -1, 0.0)
-    piece = replace(piece, match=garlic)
-    assert rec._realigned(pyramid, [piece])[0].score < rec.config.accept_structure_min
-
-    chosen, _ = rec._other_motifs(pyramid, [], [piece], [], lambda point: side)
-    assert [names[s.group] for s in chosen] == ["maiden"]
-    assert chosen[0].score >= 0.9
-
-
-def _piece(recogniser: Recogniser, x: float, side: float, score: float, token: bool) -> _Scored:
-    """A piece of blob 0's first split at (x, 100), matched to a token or a tile."""
-    quad = square_quad(np.array([x, 100.0]), side / 2, 0.0).astype(np.float32)
-    group = int(np.flatnonzero(recogniser._token_groups == token)[0])
-    match = StructureMatch(group, 0.0, score, 0.5, group, 0.0)
-    return _Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)
-
-
-def test_a_tile_read_where_no_tile_fits_beside_a_token_of_its_row_is_matched_as_a_token(
-    round_recogniser,
-):
-    # a white token at a row's end, cut at a tile's size with green felt round it, reads
-    # as a tile whose face is a coloured ring; but a tile there would overlap the token
-    # beside it, while a real tile touching a token lies half their sizes apart
-    rec = round_recogniser
-    token = _piece(rec, 100, 35, 0.95, token=True)
-    overlapping = _piece(rec, 137, 48, 0.93, token=False)
-    touching = _piece(rec, 143, 50, 0.93, token=False)
-    other_split = _piece(rec, 137, 48, 0.93, token=False)
-    other_split = replace(other_split, candidate=replace(other_split.candidate, split=1))
-    # a token there whose rival is a tile by a hair is judged among tokens alone
-    tile_group = overlapping.group
-    unsure = _piece(rec, 64, 35, 0.93, token=True)
-    unsure = replace(unsure, match=replace(unsure.match, margin=0.01, runner=tile_group))
-    scored = [token, overlapping, touching, other_split, unsure]
-    assert rec._no_room_for_tile(scored, lambda point: 50.0) == {1, 4}
-
-
-def test_a_token_far_larger_than_the_frame_s_tokens_is_read_again_as_a_square_tile(
-    square_recogniser, round_recogniser, monkeypatch
-):
-    # on a gingham of its colours a square tile's ground leaves the mask, and the disc of
-    # its figure's ground, cut at a tile's size, matches a coloured token well; the
-    # frame's clear tokens are 0.7 of a tile, so a "token" of a tile's size is tried as a
-    # square tile (kept where one matches clearly), in a row or not; a round set's
-    # tile-sized pieces are matched again as round tiles before this (_kind_by_size)
-    for rec, expected in ((square_recogniser, [55.0]), (round_recogniser, [])):
-        row = [_piece(rec, 100, 35, 0.95, True), _piece(rec, 136, 35, 0.95, True)]
-        large = _piece(rec, 190, 55, 0.95, True)
-        tile = _piece(rec, 190, 50, 0.9, False)
-        tried: list[float] = []
-
-        def as_tile(pyramid, grey, scale, s, size_at, *rest, tile=tile, tried=tried):
-            tried.append(s.candidate.side)
-            return tile
-
-        monkeypatch.setattr(rec, "_as_tile", as_tile)
-        kept, turned = rec._tokens_in_company(None, None, 1.0, [*row, large], lambda p: 50.0)
-        assert tried == pytest.approx(expected, abs=0.5) and not turned
-        assert kept == [*row, tile] if expected else kept == [*row, large]

@@ -76,14 +76,14 @@ def _group(recogniser: Recogniser, motif: Motif) -> int:
 
 
 def test_a_ring_looks_the_same_in_every_turn_and_a_crescent_in_none(coins: Recogniser):
-    alike = coins._alike_turns
+    alike = coins.naming.alike_turns
     assert len(alike[_group(coins, Motif.COFFIN)]) > 30
     # a crescent only looks alike a template step either way (the step's blur)
     assert all(min(t, 360 - t) <= 20 for t in alike.get(_group(coins, Motif.MONK), ()))
 
 
 def test_a_five_pointed_star_looks_the_same_every_fifth_of_a_turn(coins: Recogniser):
-    alike = coins._alike_turns[_group(coins, Motif.VAMPIRE)]
+    alike = coins.naming.alike_turns[_group(coins, Motif.VAMPIRE)]
     assert {72.0, 144.0, 216.0, 288.0} <= set(alike)
 
 

@@ -1,0 +1,33 @@
+"""Each blob's split chosen, and its pieces judged (vision/choosing.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.candidates import Candidate
+from vision.choosing import choose
+from vision.matching import StructureMatch
+from vision.outlines import square_quad
+from vision.pieces import Scored
+
+
+def test_a_piece_turned_down_as_its_split_cut_it_keeps_a_clear_cut_at_its_place(
+    round_recogniser,
+):
+    # a row of three tokens: the chosen split cut its pale end off its place (matched
+    # 0.6, under the least a token needs), the row's lattice cut it clearly (0.78) and
+    # the rest of the row poorly, so the split wins as a whole
+    token = round_recogniser.model.group_names.index("token")
+    patch = np.zeros((40, 40, 3), np.float32)
+
+    def piece(x: float, split: int, score: float, side: float = 30.0) -> Scored:
+        quad = square_quad(np.array([x, 200.0]), side / 2, 0.0).astype(np.float32)
+        candidate = Candidate(quad, True, 0, split, 1.0)
+        match = StructureMatch(token, 0.0, score, 0.5, token, 0.0)
+        return Scored(candidate, patch, match)
+
+    row = [piece(100, 1, 0.9), piece(132, 1, 0.9), piece(166, 1, 0.6, side=34)]
+    lattice = [piece(100, 1000, 0.5), piece(132, 1000, 0.5), piece(164, 1000, 0.78)]
+    chosen, rejected, _, _ = choose(round_recogniser.scoring, None, row + lattice, None)
+    assert sorted(round(s.candidate.center[0]) for s in chosen) == [100, 132, 164]
+    assert rejected == []

@@ -1,0 +1,127 @@
+"""Stage 4's verdict (:func:`choose`): which split of each blob is kept, and which of
+its pieces are tiles or tokens; what is turned down is kept with its reason, for the
+overlay.
+
+Runs once the pieces are matched and aligned (:mod:`vision.cuts`,
+:mod:`vision.scoring`); the searches in :mod:`vision.searches` then add what the
+object mask missed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.kinds import kind_by_size
+from vision.pieces import (
+    Scored,
+    SizeModel,
+    best_in_place,
+    grouped_by_split,
+    one_per_place,
+    split_value,
+)
+from vision.rectify import Pyramid
+from vision.results import RejectedCandidate
+from vision.scoring import Scoring
+
+#: Why the pieces of a split mostly turned down are all turned down.
+_NOT_TILES = "part of something that is not tiles"
+
+
+def choose(
+    scoring: Scoring, pyramid: Pyramid, scored: list[Scored], side_px: float | None
+) -> tuple[list[Scored], list[RejectedCandidate], SizeModel | None, list[Scored]]:
+    """Keep each blob's best-explained split, then turn down what is not a tile.
+
+    Without a table calibration, the size of a tile in this frame is taken from
+    the pieces that match a tile face clearly; dice, tokens and the like are then
+    judged against it. Also returns the pieces of the kept splits turned down for
+    their match alone (none, or too close to another motif): cut off their place
+    or turn, their first match may have named the wrong motif to align with.
+    """
+    by_split = grouped_by_split(scored)
+    best: dict[int, tuple[float, list[Scored]]] = {}
+    for (blob, _), members in by_split.items():
+        value = split_value(members)
+        if blob not in best or value > best[blob][0]:
+            best[blob] = (value, members)
+    size_at = scoring.size_model([s for _, members in best.values() for s in members], side_px)
+    if size_at is not None:
+        clear = [s for _, m in best.values() for s in m]
+        scored = kind_by_size(scoring, pyramid, scored, clear, size_at)
+        by_split = grouped_by_split(scored)
+
+    def verdicts(members: list[Scored]) -> list[str | None]:
+        return [
+            scoring.rejection(s, size_at(s.candidate.center) if size_at else None) for s in members
+        ]
+
+    # now that sizes are known, a split whose pieces are turned down loses its claim
+    final: dict[int, tuple[float, list[Scored], list[str | None]]] = {}
+    for (blob, _), members in by_split.items():
+        reasons = verdicts(members)
+        # the pieces of one blob are alike in size (a row of tokens, a block of tiles);
+        # a small one is a corner or a neck of something else
+        typical = float(np.median([s.candidate.side for s in members]))
+        reasons = [
+            r or ("smaller than the rest of its blob" if s.candidate.side < 0.6 * typical else None)
+            for s, r in zip(members, reasons, strict=True)
+        ]
+        passed = [s for s, r in zip(members, reasons, strict=True) if r is None]
+        too_little = members[0].candidate.cover < scoring.config.min_split_cover
+        few = len(members) >= 3 and len(passed) < scoring.config.split_accept_share * len(members)
+        if too_little or few or _repeated_print(passed, scoring.config.size_anchor_score):
+            # a card or a printed mat cut into cells: a few cells may pass by chance
+            reasons = [r or _NOT_TILES for r in reasons]
+        accepted = [
+            max(s.score, 0.0) if r is None else 0.0 for s, r in zip(members, reasons, strict=True)
+        ]
+        value = float(np.mean(accepted)) * members[0].candidate.cover
+        if (
+            blob not in final
+            or value > final[blob][0]
+            or (
+                value == final[blob][0] == 0.0
+                and split_value(members) > split_value(final[blob][1])
+            )
+        ):
+            final[blob] = (value, members, reasons)
+    chosen: list[Scored] = []
+    rejected: list[RejectedCandidate] = []
+    turned_down: list[Scored] = []
+    for _, members, reasons in final.values():
+        # a piece turned down in a block that otherwise reads as tiles
+        readable = sum(r is None for r in reasons) >= scoring.config.split_accept_share * len(
+            members
+        )
+        for s, reason in zip(members, reasons, strict=True):
+            # the split is chosen as a whole; each of its pieces may still have been
+            # cut at the same place by another split into a clear match, even one
+            # turned down as cut here (a pale token at a row's end, cut off its
+            # place by the row's split and matched under the least, lies clearly
+            # on the row's lattice), unless its whole split was turned down
+            better = best_in_place(s, scored)
+            side = size_at(better.candidate.center) if size_at else None
+            clear = better.score >= scoring.config.size_anchor_score
+            clear = clear and not scoring.rejection(better, side)
+            if reason is None or (clear and not reason.startswith(_NOT_TILES)):
+                chosen.append(better if clear else s)
+            else:
+                c = s.candidate
+                rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
+                if readable and reason.startswith(("no match", "ambiguous")):
+                    turned_down.append(s)
+    chosen, doubles = one_per_place(chosen)
+    rejected += doubles
+    return chosen, rejected, size_at, turned_down
+
+
+def _repeated_print(pieces: list[Scored], clear: float) -> bool:
+    """Three or more pieces of one blob that all match the same face, none of them
+    clearly: a motif printed over and over (the deposit mat's moons), not tiles, which
+    match their own faces well and rarely share one motif all along a block."""
+    return (
+        len(pieces) >= 3
+        and len({s.group for s in pieces}) == 1
+        and all(s.score < clear for s in pieces)
+    )

@@ -1,0 +1,192 @@
+"""Chosen tiles whose motif or turn is in doubt, judged again.
+
+A tile cut a little off its place, or turned, can match the wrong motif or turn
+best, and alignment (which slides one template) cannot undo that: such pieces are
+aligned with every motif (:func:`other_motifs`), in their other quarter turns
+(:func:`other_quarter_turns`), and compared with the other motifs where the faces
+differ (:func:`motifs_where_they_differ`). Part of stage 4 of
+:mod:`vision.recogniser`, on the few doubtful pieces of a frame (none on most).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from vision.colour import upright
+from vision.matching import StructureMatch, every_group
+from vision.model import band_pass
+from vision.motifs import motif_challenges
+from vision.pieces import Scored, SizeModel, best_few, one_per_place
+from vision.rectify import Pyramid
+from vision.results import RejectedCandidate
+from vision.scoring import Scoring
+
+#: Square pieces matching worse than this once aligned are aligned in their other
+#: quarter turns too (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
+#: tiles right, none lost; round pieces' other turns gained nothing).
+_QUARTER_TURN_DOUBT = 0.8
+#: Square pieces still doubtful are also cut turned by these many degrees (a blob's
+#: misjudged outline turned cuts 7-40° off their tiles on the fresh hard photos).
+_TURN_TRIES = (-30.0, -15.0, 15.0, 30.0, 45.0)
+#: ...and the best this many of its alignments are aligned once more from where they
+#: landed (a 70 px coffin cut 6 % off reached 0.96 from its third best, 0.53).
+_SECOND_ALIGNED = 3
+#: Square tiles whose motif leads the next by less than this are judged once more where
+#: the motifs differ (:func:`motifs_where_they_differ`)...
+_MOTIF_DOUBT = 0.2
+
+
+def other_quarter_turns(scoring: Scoring, pyramid: Pyramid, chosen: list[Scored]) -> list[Scored]:
+    """Each chosen square tile still matching poorly, aligned again in its other
+    quarter turns; the best match is kept.
+
+    Alignment slides one template, in the turn the first cut matched best. A small
+    tile cut off its place may match a near-symmetric figure (a garlic bulb) best a
+    quarter turn off, and sliding that turn cannot find its place; its heart, looked
+    for where the face puts it, is then read wrong. Only chosen tiles are tried:
+    the pieces of the splits that lose are many, and their turns do not matter.
+    """
+    doubtful = [
+        k
+        for k, s in enumerate(chosen)
+        if not s.candidate.round and not scoring.is_token(s) and s.score < _QUARTER_TURN_DOUBT
+    ]
+    if not doubtful:
+        return chosen
+    turned = [
+        Scored(s.candidate, s.patch, replace(s.match, turn=(s.match.turn + q) % 360, runner=-1))
+        for s in (chosen[k] for k in doubtful)
+        for q in (90.0, 180.0, 270.0)
+    ]
+    again = scoring.realigned(pyramid, turned, ~scoring.token_groups)
+    out = list(chosen)
+    for n, k in enumerate(doubtful):
+        for s in again[3 * n : 3 * n + 3]:
+            if s.score > out[k].score:
+                out[k] = Scored(s.candidate, s.patch, s.match, chosen[k].cut or s.cut)
+    return out
+
+
+def other_motifs(
+    scoring: Scoring,
+    pyramid: Pyramid,
+    chosen: list[Scored],
+    turned_down: list[Scored],
+    rejected: list[RejectedCandidate],
+    size_at: SizeModel | None,
+) -> tuple[list[Scored], list[RejectedCandidate]]:
+    """Chosen tiles still matching poorly, and pieces of kept splits turned down for
+    their match, aligned again with every tile motif and (square ones) turned; a
+    clear match (:data:`_QUARTER_TURN_DOUBT`) better than before is kept, and a
+    turned-down piece that now passes is a tile.
+
+    Alignment slides the template of the motif (and the runner-up) the first cut
+    matched best, and only moves and scales the cut. A cut a few per cent off its
+    place or turned by a few degrees matches a face's fine outlines poorly (a 70 px
+    tile cut 6 % off and 7° turned matched 0.17, at its place 0.96), so that motif
+    is often the wrong one and the right one's template is never slid; and a square
+    cut along a blob's misjudged outline (a tile on a cloth of its colour, two tiles
+    touching at a corner) lies up to 45° off the tile, which no slide undoes. Each
+    motif is slid at the turn it matched best, each turned cut with the motifs it
+    matched best, and the best few once more from where they landed.
+    Only the few doubtful pieces of a frame are tried (none on most frames).
+    """
+    tiles = ~scoring.token_groups
+    doubtful = [s for s in chosen if not scoring.is_token(s) and s.score < _QUARTER_TURN_DOUBT]
+    pieces = doubtful + turned_down
+    if not pieces:
+        return chosen, rejected
+    tries: list[Scored] = []
+    owner: list[int] = []
+    for k, s in enumerate(pieces):
+        bank = scoring.model.bank(s.candidate.round)
+        per_group, turns = every_group(s.patch[None], bank, len(scoring.model.groups))
+        for g in np.flatnonzero(tiles & (per_group[0] > -1)):
+            match = StructureMatch(int(g), float(turns[0, g]), float(per_group[0, g]), 0.0, -1, 0.0)
+            tries.append(Scored(s.candidate, s.patch, match, s.cut))
+            owner.append(k)
+    # a square cut along a misjudged outline lies turned off the tile by up to 45°
+    squares = [k for k, s in enumerate(pieces) if not s.candidate.round]
+    turned = [
+        replace(pieces[k].candidate, quad=_turned_about_centre(pieces[k].candidate.quad, d))
+        for k in squares
+        for d in _TURN_TRIES
+    ]
+    tries += scoring.score_structure(pyramid, turned, tiles)
+    owner += [k for k in squares for _ in _TURN_TRIES]
+    once = scoring.realigned(pyramid, tries, tiles)
+    # the few best of each piece aligned once more, from where they landed
+    ranked: dict[int, list[Scored]] = {}
+    for k, s in zip(owner, once, strict=True):
+        ranked.setdefault(k, []).append(s)
+    leads = [(k, s) for k, own in ranked.items() for s in best_few(own, _SECOND_ALIGNED)]
+    twice = scoring.realigned(pyramid, [s for _, s in leads], tiles)
+    best: dict[int, Scored] = {}
+    for (k, _), s in zip(leads, twice, strict=True):
+        if k not in best or s.score > best[k].score:
+            best[k] = s
+    out = list(chosen)
+    place = {id(s): i for i, s in enumerate(chosen)}
+    gone: set[int] = set()
+    for k, s in sorted(best.items()):
+        old = pieces[k]
+        if s.score <= old.score or s.score < _QUARTER_TURN_DOUBT:
+            continue
+        s = Scored(s.candidate, s.patch, s.match, old.cut or s.cut)
+        if id(old) in place:
+            out[place[id(old)]] = s
+        elif scoring.rejection(s, size_at(s.candidate.center) if size_at else None) is None:
+            out.append(s)
+            gone.add(id(old))
+    if gone:
+        centres = {s.candidate.center for s in pieces if id(s) in gone}
+        rejected = [r for r in rejected if r.center not in centres]
+    out, doubles = one_per_place(out)
+    return out, rejected + doubles
+
+
+def motifs_where_they_differ(scoring: Scoring, chosen: list[Scored]) -> list[Scored]:
+    """Each doubtful square tile's motif judged once more where the motifs differ.
+
+    Structure is matched over the whole face, and where every face shares most of
+    its pattern (a ground of stripes, the figure small in a disc: ``mosaic``) the
+    shared part sets the score, and a vampire turned a quarter reads as a coffin by
+    0.02-0.05. So the piece, upright in its turn, is compared with its motif and
+    with each other motif in each quarter turn only where their faces differ, each
+    face allowed a pixel's shift; the other motif is taken where it fits better.
+    """
+    pairs = scoring.motif_pairs
+    doubtful = [
+        n
+        for n, s in enumerate(chosen)
+        if not s.candidate.round and s.group in pairs and s.margin < _MOTIF_DOUBT
+    ]
+    if not doubtful:
+        return chosen
+    uprights = [upright(chosen[n].patch, chosen[n].turn) for n in doubtful]
+    bands = np.pad(band_pass(np.stack(uprights).astype(np.float32)), ((0, 0), (1, 1), (1, 1)))
+    by_group: dict[int, list[int]] = {}
+    for k, n in enumerate(doubtful):
+        by_group.setdefault(chosen[n].group, []).append(k)
+    out = list(chosen)
+    for group, ks in by_group.items():
+        for k, won in zip(ks, motif_challenges(bands[ks], pairs[group]), strict=True):
+            if won is None:
+                continue
+            s = chosen[doubtful[k]]
+            other, quarters = won
+            turn = (s.turn - 90.0 * quarters) % 360.0
+            match = replace(s.match, group=other, turn=turn, runner=group, runner_turn=s.turn)
+            out[doubtful[k]] = Scored(s.candidate, s.patch, match, s.cut)
+    return out
+
+
+def _turned_about_centre(quad: np.ndarray, degrees: float) -> np.ndarray:
+    """A quad turned about its centre (clockwise on screen for positive degrees)."""
+    centre = quad.mean(axis=0)
+    a = math.radians(degrees)
+    rotation = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return ((quad - centre) @ rotation.T + centre).astype(np.float32)

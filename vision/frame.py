@@ -1,0 +1,38 @@
+"""One camera frame as the stages after the object mask read it (:class:`Frame`).
+
+Built once per :meth:`vision.recogniser.Recogniser.detect`, after stage 1
+(:mod:`vision.foreground`): the frame's arrays never change during recognition, so
+the stages and searches take the frame as one argument, and pass between them only
+what does change (the pieces chosen so far, the size of a tile across the frame).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.candidates import Blob
+from vision.rectify import Pyramid
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """The frame's arrays, at full resolution and at the working size of the mask."""
+
+    #: The frame, BGR, full resolution (colours corrected where a calibration says how).
+    image: np.ndarray
+    #: The same at halving resolutions, to cut pieces from (see :class:`Pyramid`).
+    pyramid: Pyramid
+    #: Full-frame pixels per working pixel.
+    scale: float
+    #: The frame at the working size, in grey.
+    grey: np.ndarray
+    #: The object mask at the working size (255: an object; see :mod:`vision.foreground`).
+    mask: np.ndarray
+    #: The mask's blobs, each one object or several touching ones.
+    blobs: list[Blob]
+    #: A checked cloth's period fields (see :attr:`vision.foreground.Foreground.periods`).
+    periods: tuple[np.ndarray, ...] | None
+    #: Where a checked cloth stops repeating itself (:attr:`vision.foreground.Foreground.broken`).
+    broken: np.ndarray | None

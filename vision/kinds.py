@@ -1,0 +1,325 @@
+"""Tokens told from tiles by their size and their company, where their artwork alone is
+unsure.
+
+A token and a tile can match each other's faces (a token cut with a ring of table
+round it, a tile's figure left alone by a cloth of its colour); the frame's other
+pieces can tell: how large its clear tokens are (:func:`kind_by_size`), whether a
+tile could lie beside its row's tokens (:func:`no_room_for_tile`), whether a token
+lies in a row at all (:func:`tokens_in_company`). Part of stage 4 of
+:mod:`vision.recogniser`: :func:`tokens_fitted` before the splits are chosen,
+:func:`kind_by_size` while they are, :func:`tokens_in_company` after the searches.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+
+from vision.candidates import Candidate
+from vision.frame import Frame
+from vision.matching import match_structure
+from vision.numeric import median_of
+from vision.outlines import fitted_to_edge
+from vision.pieces import Scored, SizeModel, clear_of, distance, grouped_by_split
+from vision.rectify import Pyramid
+from vision.results import RejectedCandidate
+from vision.scoring import CLEAR_LEAD, Scoring
+from vision.searches.edges import outlined
+
+#: A token with no other token within this many diameters (centre to centre) lies
+#: alone: not in a player's row, even one with a token between not read.
+#: A lone token this share of the frame's token size or larger (up to the geometric
+#: middle of a token's and a tile's size) is not read again as a tile.
+_TOKEN_SIZED = 0.85
+_LONE_REACH = 2.6
+#: Tokens this much smaller than tiles (or more) are told from tiles by size too.
+_KINDS_APART = 0.15
+#: Touching pieces lie half their sizes apart; nearer than this share of it, one of them
+#: is not there (a cut a little large, a token's halo in the mask, is forgiven).
+_ROOM_SHARE = 0.9
+
+
+def tokens_fitted(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[Scored]:
+    """The disc pieces of split blobs that match no token well, cut again along
+    their rims (as lone pieces are from the start) and kept where that matches
+    better.
+
+    The mask swells dark discs by the photo's blur, and pieces cut from it are too
+    large to match: a row of dark backs on a pale table, cut 20 % large, matched
+    0.38-0.63, and 0.66-0.81 at their size. Only in a square set, where every disc
+    is a token: a round set's packed tiles, fitted so, lost more hearts than they
+    won (a rim among others steps weakly). Only the poor matches, as a fit costs
+    a quarter of a millisecond a piece.
+    """
+    if scoring.tileset.tile_shape == "round":
+        return scored
+    # promising (as for alignment) but poor: a die's pip cut as a disc matched
+    # nothing (-0.05), and once fitted to its edge, a white token (0.78)
+    lowest, least = scoring.config.align_min_score, scoring.config.accept_token_min
+    poor = [
+        i
+        for i, s in enumerate(scored)
+        if s.candidate.round and s.candidate.split > 0 and lowest <= s.score < least
+    ]
+    if not poor:
+        return scored
+    # and only in splits read as tokens throughout, one of them clearly (a row, its
+    # pale ends read), not a block of tiles, a card or the mat cut into discs, whose
+    # poor pieces are many (2-3 ms a frame fitted)
+    clear = scoring.config.size_anchor_score
+    rows = {
+        key
+        for key, members in grouped_by_split(scored).items()
+        if all(scoring.is_token(s) for s in members) and any(s.score >= clear for s in members)
+    }
+    poor = [i for i in poor if (scored[i].candidate.blob, scored[i].candidate.split) in rows]
+    if not poor:
+        return scored
+    framed = scoring.framed[True]
+    cuts = []
+    for i in poor:
+        first = scored[i].cut or scored[i].candidate
+        cuts.append(replace(first, quad=fitted_to_edge(frame.image, first.quad, True, framed)))
+    again = scoring.realigned(frame.pyramid, scoring.score_structure(frame.pyramid, cuts))
+    out = list(scored)
+    for i, s in zip(poor, again, strict=True):
+        if s.score > out[i].score:
+            out[i] = s
+    return out
+
+
+def token_ratio_of(scoring: Scoring, pieces: list[Scored], size_at: SizeModel) -> float | None:
+    """How large the frame's tokens are, as a share of a tile's size there: the
+    median of its clear token matches (None with fewer than two)."""
+    ratios = [
+        s.candidate.side / size_at(s.candidate.center)
+        for s in pieces
+        if scoring.is_token(s) and s.score >= scoring.config.size_anchor_score
+    ]
+    return median_of(ratios) if len(ratios) >= 2 else None
+
+
+def kind_by_size(
+    scoring: Scoring, pyramid: Pyramid, scored: list[Scored], best: list[Scored], size_at: SizeModel
+) -> list[Scored]:
+    """Tokens and tiles told apart by size where their artwork alone is unsure.
+
+    A small, blurred tile can look more like a token than like its own face. The
+    tile set does not say how large its tokens are, but the frame does: the clear
+    token matches give their size relative to the tiles'. Where the two differ
+    enough, a piece that matched one kind at the other kind's size is matched
+    again against that other kind only; so is a "tile" in a blob whose clear
+    pieces are all tokens (a row of tokens, one of them cut too large).
+    """
+    token_ratio = token_ratio_of(scoring, best, size_at)
+    by_size = token_ratio is not None and 0.3 < token_ratio < 1 - _KINDS_APART
+    crowded = no_room_for_tile(scoring, scored, size_at)
+    if not by_size and not crowded:
+        return scored
+    token_groups = scoring.token_groups
+    tile_groups = ~token_groups
+    clear: dict[int, list[bool]] = {}
+    for s in best:
+        if s.score >= scoring.config.size_anchor_score:
+            clear.setdefault(s.candidate.blob, []).append(scoring.is_token(s))
+    token_rows = {blob for blob, kinds in clear.items() if sum(kinds) >= 2 and all(kinds)}
+    out = list(scored)
+    for round_ in (False, True):
+        bank = scoring.model.bank(round_)
+        wrong: list[tuple[int, np.ndarray]] = []
+        for i, s in enumerate(scored):
+            if s.candidate.round != round_:
+                continue
+            if i in crowded:
+                wrong.append((i, token_groups))
+                continue
+            if not by_size:
+                continue
+            ratio = s.candidate.side / size_at(s.candidate.center)
+            # the geometric middle of the two sizes, with a margin either side
+            middle = math.log(ratio) - math.log(token_ratio) / 2
+            if s.candidate.blob in token_rows:
+                middle = min(middle, -_KINDS_APART)  # a row of tokens holds tokens
+            if abs(middle) < _KINDS_APART / 2:
+                continue
+            tile_sized = middle > 0
+            if tile_sized == scoring.is_token(s):
+                wrong.append((i, tile_groups if tile_sized else token_groups))
+        if bank is None or not wrong:
+            continue
+        for allowed in (tile_groups, token_groups):
+            batch = [i for i, a in wrong if a is allowed]
+            if not batch:
+                continue
+            patches = np.stack([scored[i].patch for i in batch])
+            matches = match_structure(
+                patches, bank, len(scoring.model.groups), core_only=False, allowed=allowed
+            )
+            # a token-sized "tile" is a token or nothing (or a row cut badly, whose
+            # split should lose); a tile-sized "token" may be a token cut too large,
+            # so it only becomes a tile on a good match, also tried from the piece
+            # as first cut: aligned as a token, a tile may have slid off (its pale
+            # disc on a dark table aligns as a token's ring)
+            if allowed is tile_groups:
+                least = scoring.config.accept_structure_min
+                cuts = [scored[i].cut or scored[i].candidate for i in batch]
+                first = scoring.score_structure(pyramid, cuts, allowed)
+                again = scoring.realigned(pyramid, first, allowed)
+            else:
+                least = -1.0
+                again = [scored[i] for i in batch]
+            for i, match, s in zip(batch, matches, again, strict=True):
+                kept = scored[i]
+                if match.score >= s.score or allowed is token_groups:
+                    s = Scored(kept.candidate, kept.patch, match, kept.cut)
+                if s.score >= least:
+                    c = s.candidate
+                    k = kept.candidate
+                    where = Candidate(c.quad, c.round, k.blob, k.split, k.cover)
+                    out[i] = Scored(where, s.patch, s.match, s.cut)
+    return out
+
+
+def no_room_for_tile(scoring: Scoring, scored: list[Scored], size_at: SizeModel) -> set[int]:
+    """The pieces read as tiles where no tile fits: closer to a token of their own
+    split than a tile of this frame's size could lie beside it; also the tokens
+    there whose nearest rival, by a hair, is a tile.
+
+    A token with a ring of table round it, cut at a tile's size, matches a tile
+    whose face is a coloured ring (0.92-0.93 as a garlic, against 0.90 as a token);
+    its artwork cannot tell, but its neighbours in the row can. Touching objects
+    lie half their sizes apart; a tile's size is known here, a token's is its
+    piece's (its match says it is one).
+    """
+    least = scoring.config.accept_token_min
+    is_token = scoring.token_groups[[s.group for s in scored]].tolist()
+    tokens: dict[tuple[int, int], list[Scored]] = {}
+    pieces: dict[tuple[int, int], int] = {}
+    for s, token in zip(scored, is_token, strict=True):
+        key = (s.candidate.blob, s.candidate.split)
+        pieces[key] = pieces.get(key, 0) + 1
+        if token and s.score >= least:
+            tokens.setdefault(key, []).append(s)
+    # a row: half its pieces or more read as tokens (not a block of tiles where a
+    # figure matched a token, whose tiles are many)
+    tokens = {k: v for k, v in tokens.items() if 2 * len(v) >= pieces[k]}
+    crowded: set[int] = set()
+    if not tokens:
+        return crowded
+    for i, (s, token) in enumerate(zip(scored, is_token, strict=True)):
+        c = s.candidate
+        near = tokens.get((c.blob, c.split))
+        # a token whose nearest rival is a tile by a hair is crowded out of it too
+        # (a yellow token at a row's end: 0.93, a tile 0.91, turned down as unsure)
+        if near is None or (
+            token and (s.margin >= CLEAR_LEAD or scoring.token_groups[s.match.runner])
+        ):
+            continue
+        tile = size_at(c.center)
+        if any(
+            distance(c.center, t.candidate.center) < _ROOM_SHARE * (tile + t.candidate.side) / 2
+            for t in near
+            if t is not s
+        ):
+            crowded.add(i)
+    return crowded
+
+
+def tokens_in_company(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> tuple[list[Scored], list[RejectedCandidate]]:
+    """The chosen pieces, less the tokens lying alone (see :data:`_LONE_REACH`) that
+    match a token's face only loosely: each is a tile where it clearly matches one
+    (:func:`as_tile`), else turned down.
+
+    Tokens lie in players' rows; one alone on the table is rare, and what else is
+    token-sized and round enough lies alone: a die on a dark table (a pale square
+    with dark pips, blurred, aligns as a back), a piece of the deposit mat's print,
+    a tile's figure where a cloth of its colour hid the tile, a tile aligned as a
+    back. On six styles' hard photos the pieces read as tokens alone were 23 such
+    things, matched 0.65-0.79 (and two pieces of the mat cut at a tile's size, 0.89
+    and 0.93), and one real token, matched 0.86; in rows, 1424 real tokens and 10
+    others.
+    """
+    tokens = [s for s in chosen if scoring.is_token(s)]
+    least = scoring.config.lone_token_min
+    token_ratio = token_ratio_of(scoring, chosen, size_at) if size_at else None
+    kept: list[Scored] = []
+    turned: list[RejectedCandidate] = []
+    # (only where the frame's tokens are clearly smaller than its tiles)
+    apart = token_ratio is not None and token_ratio < 1 - _KINDS_APART
+    square_tiles = apart and scoring.tileset.has_tiles and scoring.tileset.tile_shape != "round"
+    for s in chosen:
+        if not scoring.is_token(s):
+            kept.append(s)
+            continue
+        first = s.cut or s.candidate
+        ratio = first.side / size_at(first.center) if size_at else 1.0
+        # a square tile whose cloth-coloured ground the mask lost, cut as the disc
+        # of its figure's ground at a tile's size or larger (1.1-1.2 of it, where
+        # the frame's tokens were 0.71; tokens cut large with table round them were
+        # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
+        tile_sized = square_tiles and ratio >= 1.0
+        lone = s.score < least and _alone(s, tokens)
+        if not (lone or tile_sized):
+            kept.append(s)
+            continue
+        # a piece as large as the frame's own tokens (nearer their size than a
+        # tile's) is a token cut with some table round it, which can pass for a tile
+        # in the table's colour; a tile the mask left only the figure of is smaller
+        token_sized = token_ratio is not None and (
+            _TOKEN_SIZED * token_ratio <= ratio < math.sqrt(token_ratio)
+        )
+        tile = None if token_sized else as_tile(scoring, frame, s, size_at)
+        if tile is not None and clear_of(tile.candidate.center, kept):
+            kept.append(tile)
+            continue
+        if not lone:
+            kept.append(s)  # no tile there: a token cut too large
+            continue
+        c = s.candidate
+        reason = f"a token alone, not in a row, matched only {s.score:.2f}"
+        turned.append(RejectedCandidate(c.center, c.polygon(), reason))
+    return kept, turned
+
+
+def as_tile(scoring: Scoring, frame: Frame, s: Scored, size_at: SizeModel | None) -> Scored | None:
+    """A piece first read as a token, read again as a tile: cut as one (a round
+    tile from where the piece was first cut and where it was aligned; a square
+    tile where the edges show its outline best), and kept only on a clear match
+    (:attr:`VisionConfig.sure_tile_min`) of a tile's size. A round tile on a
+    wooden table aligns as a token's back (0.67) and matches its own face at 0.96
+    once cut again; dice, the mat's print and token-sized figures matched a tile
+    at 0.62 at most."""
+    if size_at is None or not scoring.tileset.has_tiles:
+        return None
+    c = s.candidate
+    side = size_at(c.center)
+    if scoring.tileset.tile_shape == "round":
+        cuts = [s.cut or c, c]
+    else:
+        square = outlined(scoring, frame, np.array(c.center), side)
+        if square is None:
+            return None
+        cuts = [Candidate(square.astype(np.float32), False, c.blob, c.split, c.cover)]
+    tiles = ~scoring.token_groups
+    again = scoring.realigned(
+        frame.pyramid, scoring.score_structure(frame.pyramid, cuts, tiles), tiles
+    )
+    best = max(again, key=lambda t: t.score)
+    if best.score < scoring.config.sure_tile_min or scoring.rejection(best, side) is not None:
+        return None
+    return best
+
+
+def _alone(piece: Scored, tokens: list[Scored]) -> bool:
+    """Whether no other of ``tokens`` lies within :data:`_LONE_REACH` diameters of
+    ``piece``."""
+    c = piece.candidate
+    return all(
+        distance(c.center, o.candidate.center) > _LONE_REACH * (c.side + o.candidate.side) / 2
+        for o in tokens
+        if o is not piece
+    )

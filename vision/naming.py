@@ -1,0 +1,303 @@
+"""Stage 5 of :mod:`vision.recogniser`: each chosen piece named, its colour (and
+heart) read under the frame's light (see :mod:`vision.colour`), as the tiles and
+tokens recognition hands out.
+
+Also where the faces' colour masks are learnt (built once, with :class:`Naming`), and
+so where the pieces of a set coloured in a frame round its edge are cut
+(:attr:`Naming.framed`, which the cuts use too).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from companion.bitenight.tiles import Tile
+from vision.colour import FrameColours, colour_mask, upright
+from vision.config import VisionConfig
+from vision.model import AppearanceModel, structure_vectors
+from vision.outlines import face_ground_reach
+from vision.pieces import Scored
+from vision.rectify import patch_mask
+from vision.results import RejectedCandidate, TileDetection, TokenDetection
+from vision.scoring import CLEAR_LEAD, Scoring
+from vision.token_rows import as_the_rules_allow
+
+#: A round figure looks the same turned where its structure matches itself this well.
+_ALIKE = 0.9
+
+
+class Naming:
+    """Names chosen pieces as tiles and tokens under the frame's light; built once from
+    the model."""
+
+    def __init__(
+        self,
+        model: AppearanceModel,
+        config: VisionConfig,
+        token_groups: np.ndarray,
+        round_tiles: bool,
+    ) -> None:
+        self.model = model
+        self.config = config
+        # one array of faces per group, shared by its pieces (the colour stage reduces
+        # each array once and remembers it)
+        self.member_faces = {
+            g: model.colour_templates[list(members)] for g, members in enumerate(model.groups)
+        }
+        self.alike_turns = _alike_turns(model, token_groups, config)
+        self.heart_twins = _heart_twins(model)
+        # tokens and round tiles are cut as discs, square tiles as squares
+        shaped = token_groups | round_tiles
+        self.colour_masks = {
+            round_: colour_mask(
+                [self.member_faces[g] for g in np.flatnonzero(shaped == round_)],
+                round_,
+                config.patch_px,
+            )
+            for round_ in (False, True)
+        }
+        #: Pieces of a set coloured in a frame round the edge are cut outside the frame,
+        #: which lies where the faces' ground ends (0: not framed).
+        self.framed = {
+            round_: face_ground_reach(
+                np.concatenate([self.member_faces[g] for g in np.flatnonzero(shaped == round_)]),
+                round_,
+            )
+            if not np.array_equal(mask, patch_mask(config.patch_px, round_))
+            else 0.0
+            for round_, mask in self.colour_masks.items()
+        }
+
+    def colour(
+        self, chosen: list[Scored], scoring: Scoring
+    ) -> tuple[list[TileDetection], list[TokenDetection], list[RejectedCandidate], np.ndarray]:
+        """The chosen pieces named under the frame's light: its tiles and tokens, the
+        pieces read too unsurely to report (as rejected), and the light's gains. How
+        clearly each piece's kind leads the next (``scoring``'s lead) goes into its
+        confidence."""
+        model = self.model
+        tiles: list[TileDetection] = []
+        unsure: list[RejectedCandidate] = []
+        tokens: list[TokenDetection] = []
+        unsure_tokens: list[TokenDetection] = []
+        if not chosen:
+            return tiles, tokens, [], np.ones(3)
+        masks = self.colour_masks
+        gains = np.ones(3)
+        results: dict[int, tuple[int, float]] = {}
+        for round_ in (False, True):
+            subset = [i for i, s in enumerate(chosen) if s.candidate.round == round_]
+            if not subset:
+                continue
+            patches = [upright(chosen[i].patch, chosen[i].turn) for i in subset]
+            members = [self.member_faces[chosen[i].group] for i in subset]
+            weights = np.array([max(chosen[i].score, 0.05) for i in subset])
+            frame = FrameColours(
+                patches, members, masks[round_], self.config.illuminant_kelvins, weights
+            )
+            gains = frame.gains
+            where = {i: (frame, k) for k, i in enumerate(subset)}
+            if round_:
+                where.update(self.turned_alike(chosen, subset, frame, masks[round_]))
+            for i in subset:
+                results[i] = where[i][0].decide(where[i][1])
+            self.settle_duplicates(chosen, subset, where, results, scoring)
+        for i, s in enumerate(chosen):
+            member, clarity = results[i]
+            label = model.labels[model.groups[s.group][member]]
+            lead = scoring.lead(s)
+            confidence = _confidence(s.score, lead, clarity)
+            c = s.candidate
+            # a clear tile whose heart (or colour) is a close call is still a tile: it
+            # is reported with its likelier twin and its low confidence, as a tile is
+            # easier to correct than to add
+            clear_tile = (
+                label.tile is not None
+                and s.score >= self.config.sure_tile_min
+                and lead >= CLEAR_LEAD
+            )
+            if confidence < self.config.accept_confidence_min and label.tile is None:
+                # a token read unsurely may still lie in a row's middle (see below)
+                unsure_tokens.append(TokenDetection(None, False, c.center, c.polygon(), confidence))
+            elif confidence < self.config.accept_confidence_min and not clear_tile:
+                # wrong more often than right (measured): a person fixes a gap more
+                # easily than a tile that is not there
+                reason = f"unsure ({confidence:.2f})"
+                unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
+            elif label.tile is not None:
+                tiles.append(TileDetection(label.tile, c.center, c.polygon(), confidence))
+            else:
+                tokens.append(
+                    TokenDetection(
+                        colour=label.token_colour,
+                        face_up=not label.token_back,
+                        center=c.center,
+                        polygon=c.polygon(),
+                        confidence=confidence,
+                    )
+                )
+        tokens, turned_down = as_the_rules_allow(
+            tokens, unsure_tokens, self.config.row_middle_face_min
+        )
+        unsure += [RejectedCandidate(t.center, t.polygon, why) for t, why in turned_down]
+        tiles.sort(key=lambda t: (t.center[1], t.center[0]))
+        tokens.sort(key=lambda t: (t.center[1], t.center[0]))
+        return tiles, tokens, unsure, gains
+
+    def settle_duplicates(
+        self,
+        chosen: list[Scored],
+        subset: list[int],
+        where: dict[int, tuple[FrameColours, int]],
+        results: dict[int, tuple[int, float]],
+        scoring: Scoring,
+    ) -> None:
+        """Every Moon tile is unique: where two pieces read as the same tile, the less
+        clear one takes its next best face that is not already on the table."""
+        model = self.model
+        excluded: dict[int, set[int]] = {i: set() for i in subset}
+        for _ in range(3):
+            owners: dict[Tile, list[int]] = {}
+            for i in subset:
+                label = _label_of(model, chosen[i], results[i][0])
+                if label.tile is not None:
+                    owners.setdefault(label.tile, []).append(i)
+            clashes = [ids for ids in owners.values() if len(ids) > 1]
+            if not clashes:
+                return
+            for ids in clashes:
+                ids.sort(
+                    key=lambda i: (
+                        -_confidence(chosen[i].score, scoring.lead(chosen[i]), results[i][1])
+                    )
+                )
+                for i in ids[1:]:
+                    excluded[i].add(results[i][0])
+                    if len(excluded[i]) >= len(model.groups[chosen[i].group]):
+                        continue
+                    frame, k = where[i]
+                    results[i] = frame.decide(k, frozenset(excluded[i]))
+
+    def turned_alike(
+        self, chosen: list[Scored], subset: list[int], frame: FrameColours, mask: np.ndarray
+    ) -> dict[int, tuple[FrameColours, int]]:
+        """Round tiles whose figure looks the same turned (a ring, a star), read in the
+        turn where their heart shows best.
+
+        Structure cannot tell such a figure's turns apart, so the turn it gives is one of
+        several; a heart (or any mark off the figure) is then looked for in the wrong
+        place. Nor can the overall fit: a heart a few pixels wide moves it less than the
+        cut's own error does from one turn to the next (a 120 px ring fitted its 50 turns
+        at 0.24-0.28, a dozen of them better than the turn of its heart, where alone its
+        heart was read). So the piece is turned upright in each turn its figure allows,
+        and its member and that member's twin (the same tile with or without its heart)
+        are compared only where the two differ, as :meth:`FrameColours.decide` compares
+        them: the turn kept is the one where the heart's face fits best against its plain
+        twin. A heart lies in one turn only; a plain tile's twins compare alike in all of
+        them, so it still reads plain unless its rim shows something heart-like there.
+        Returns, for each such piece, the frame and index to read it from.
+        """
+        found: dict[int, tuple[FrameColours, int]] = {}
+        hearts: dict[int, np.ndarray] = {}  # chosen index: its turn that shows its heart best
+        variants: list[np.ndarray] = []  # other pieces' turns, judged by the overall fit
+        owners: list[tuple[int, int]] = []  # (chosen index, its index in ``frame``)
+        for k, i in enumerate(subset):
+            s = chosen[i]
+            turns = self.alike_turns.get(s.group, ())
+            if not turns:
+                continue
+            member = frame.decide(k)[0]
+            twin = int(self.heart_twins[s.group][member])
+            if twin < 0:  # no heart to look for
+                variants += [upright(s.patch, s.turn + extra) for extra in turns]
+                owners += [(i, k)] * len(turns)
+                continue
+            heart = member if self.has_heart(s.group, member) else twin
+            pair = (heart, member + twin - heart, frame.blur_of(k, member))  # the photo's blur
+            angles = [s.turn + extra for extra in turns]
+            errors = np.array(
+                [frame.twin_errors(k, *pair), *frame.twin_errors_turned(k, *pair, s.patch, angles)]
+            )
+            # how much worse the heart's face fits than its plain twin (-1 .. 1)
+            odds = (errors[:, 0] - errors[:, 1]) / np.maximum(errors.sum(axis=1), 1e-9)
+            best_turn = int(np.argmin(odds))
+            if best_turn > 0:  # 0: as structure turned it
+                hearts[i] = upright(s.patch, angles[best_turn - 1])
+        if hearts:
+            members = [self.member_faces[chosen[i].group] for i in hearts]
+            turned = FrameColours(list(hearts.values()), members, frame.mask, gains=frame.gains)
+            found.update({i: (turned, v) for v, i in enumerate(hearts)})
+        if variants:
+            members = [self.member_faces[chosen[i].group] for i, _ in owners]
+            turned = FrameColours(variants, members, mask, gains=frame.gains)
+            best: dict[int, tuple[float, tuple[FrameColours, int]]] = {}
+            for v, (i, k) in enumerate(owners):
+                if i not in best:
+                    best[i] = (float(frame.residuals[k].min()), (frame, k))
+                fit = float(turned.residuals[v].min())
+                if fit < best[i][0]:
+                    best[i] = (fit, (turned, v))
+            found.update({i: place for i, (_, place) in best.items()})
+        return found
+
+    def has_heart(self, group: int, member: int) -> bool:
+        """Whether member ``member`` of ``group`` is a tile with a heart."""
+        tile = self.model.labels[self.model.groups[group][member]].tile
+        return tile is not None and tile.heart
+
+
+def _heart_twins(model: AppearanceModel) -> dict[int, np.ndarray]:
+    """For each group, each member's twin (the same tile with its heart, or without
+    it), as an index in the group; -1 where it has none (a token)."""
+    twins: dict[int, np.ndarray] = {}
+    for group, members in enumerate(model.groups):
+        tiles = [model.labels[m].tile for m in members]
+        where = {t: j for j, t in enumerate(tiles) if t is not None}
+        twins[group] = np.array(
+            [-1 if t is None else where.get(replace(t, heart=not t.heart), -1) for t in tiles]
+        )
+    return twins
+
+
+def _alike_turns(
+    model: AppearanceModel, token_groups: np.ndarray, config: VisionConfig
+) -> dict[int, tuple[float, ...]]:
+    """For each round tile group, the turns (besides none) under which its plain faces'
+    structure matches itself (:data:`_ALIKE`): all of them for a ring, every fifth of a
+    turn for a five-pointed star, none for a crescent. Learnt from the tile set."""
+    if model.round is None:
+        return {}
+    mask = model.round.mask
+    step = config.round_rotation_step_deg
+    # the template steps, and every whole fraction of a turn a figure may repeat after
+    # (a five-pointed star's 72° fall between steps)
+    fractions = {round(360.0 * k / n, 3) for n in range(2, 9) for k in range(1, n)}
+    turns = np.array(sorted(fractions | set(np.arange(step, 360.0 - 1e-6, step).tolist())))
+    alike: dict[int, tuple[float, ...]] = {}
+    for group, members in enumerate(model.groups):
+        plain = [m for m in members if model.labels[m].tile and not model.labels[m].tile.heart]
+        if token_groups[group] or not plain:
+            continue
+        faces = model.colour_templates[plain]
+        turned = np.stack([upright(face, turn) for face in faces for turn in (0.0, *turns)])
+        vectors = structure_vectors(turned, mask).reshape(len(faces), len(turns) + 1, -1)
+        agreement = np.einsum("fd,ftd->ft", vectors[:, 0], vectors[:, 1:]).min(axis=0)
+        found = tuple(float(t) for t, a in zip(turns, agreement, strict=True) if a >= _ALIKE)
+        if found:
+            alike[group] = found
+    return alike
+
+
+def _label_of(model: AppearanceModel, s: Scored, member: int):
+    return model.labels[model.groups[s.group][member]]
+
+
+def _confidence(score: float, margin: float, clarity: float) -> float:
+    """0..1 from how well the structure matched, by how much it beat the next kind of
+    object, and by how much the chosen colour beat the next colour."""
+    structure = min(max((score - 0.3) / 0.5, 0.0), 1.0)
+    lead = min(max(margin / CLEAR_LEAD, 0.0), 1.0)
+    colour = min(max(clarity * 3, 0.0), 1.0)
+    return float((structure * lead * colour) ** (1 / 3))

@@ -1,0 +1,304 @@
+"""Judging pieces against the tile set: matching cuts (:meth:`Scoring.score_structure`),
+aligning them onto their tiles (:meth:`Scoring.realigned`), the frame's tile size
+(:meth:`Scoring.size_model`) and why a piece is no tile or token
+(:meth:`Scoring.rejection`).
+
+Stage 4 of :mod:`vision.recogniser`, and shared by every later stage: the split
+chooser, the searches that look again for what the mask missed and the colour stage
+all judge what they cut the same way. Built once from the model and the config.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.candidates import Candidate
+from vision.config import VisionConfig
+from vision.frame import Frame
+from vision.matching import align, lead_share, match_structure
+from vision.model import AppearanceModel
+from vision.motifs import motif_pairs
+from vision.numeric import median_of
+from vision.outlines import fitted_to_edge, has_outline
+from vision.pieces import Scored, SizeModel, elongation
+from vision.rectify import Pyramid
+from vision.tileset import TileSet
+
+#: A lead over the next kind of object this large counts as clear (full confidence).
+CLEAR_LEAD = 0.08
+#: Round pieces found without a blob of their own are also cut this share of their
+#: side off their first place (on the round styles' photos 0.1 found 5 more tiles and
+#: lost none; 0.07 and 0.13 found fewer).
+_SHIFT_STEP = 0.1
+
+
+class Scoring:
+    """How pieces match the tile set and which of them are kept: built once from the
+    model and the config, shared by every stage and search of a frame."""
+
+    def __init__(
+        self,
+        model: AppearanceModel,
+        config: VisionConfig,
+        tileset: TileSet,
+        token_groups: np.ndarray,
+        framed: dict[bool, float],
+    ) -> None:
+        self.model = model
+        self.config = config
+        self.tileset = tileset
+        #: Per group: whether it is a token's face or back (else a tile motif).
+        self.token_groups = token_groups
+        #: Where a framed set's pieces are cut (see :attr:`vision.naming.Naming.framed`).
+        self.framed = framed
+        #: The motifs each motif is compared with where their faces differ.
+        self.motif_pairs = motif_pairs(model, token_groups)
+
+    def score_structure(
+        self, pyramid: Pyramid, candidates: list[Candidate], allowed: np.ndarray | None = None
+    ) -> list[Scored]:
+        """A first look at every piece of every split: core templates only (of the
+        ``allowed`` groups, or all)."""
+        scored: list[Scored] = []
+        patch_px = self.config.patch_px
+        for round_ in (False, True):
+            bank = self.model.bank(round_)
+            subset = [c for c in candidates if c.round == round_]
+            if bank is None or not subset:
+                continue
+            patches = pyramid.rectify_many([c.quad for c in subset], patch_px)
+            matches = match_structure(
+                patches, bank, len(self.model.groups), core_only=True, allowed=allowed
+            )
+            scored += [Scored(c, p, m) for c, p, m in zip(subset, patches, matches, strict=True)]
+        return scored
+
+    def realigned(
+        self, pyramid: Pyramid, pieces: list[Scored], allowed: np.ndarray | None = None
+    ) -> list[Scored]:
+        """Each piece aligned onto its tile (see :func:`vision.matching.align`) and judged
+        against the full bank (its ``allowed`` groups); kept as it was where that
+        matches worse."""
+        out = list(pieces)
+        for round_ in (False, True):
+            bank = self.model.bank(round_)
+            batch = [i for i, s in enumerate(pieces) if s.candidate.round == round_]
+            if bank is None or not batch:
+                continue
+            size = self.config.patch_px
+            aligned = align(
+                pyramid,
+                [pieces[i].candidate.quad for i in batch],
+                [self.hypotheses(pieces[i]) for i in batch],
+                bank,
+                size,
+                self.config.align_zooms,
+                self.config.align_reach,
+            )
+            moved = [
+                Candidate(quad, round_, c.blob, c.split, c.cover)
+                for (quad, _), c in zip(aligned, (pieces[i].candidate for i in batch), strict=True)
+            ]
+            patches = pyramid.rectify_many([c.quad for c in moved], size)
+            matches = match_structure(
+                patches, bank, len(self.model.groups), core_only=False, allowed=allowed
+            )
+            for i, c, patch, match in zip(batch, moved, patches, matches, strict=True):
+                if match.score >= pieces[i].match.score:
+                    out[i] = Scored(c, patch, match, pieces[i].cut or pieces[i].candidate)
+        return out
+
+    def score_shifted(
+        self, pyramid: Pyramid, candidates: list[Candidate], allowed: np.ndarray
+    ) -> list[Scored]:
+        """Each candidate matched where it lies and, unless that is a clear match, a
+        tenth of its side away in each of eight directions; the best match is kept.
+
+        A piece found by its rim or around its figure is only placed to a few pixels
+        (a shadow widens the rim on one side, a figure need not lie in the middle of its
+        face). Cut a tenth of its side off its place, a tile matches no face well enough
+        for alignment to pick the right template to slide; a few shifted cuts, matched
+        in one batch, find a cut close enough.
+        """
+        first = self.score_structure(pyramid, candidates, allowed)
+        unclear = [k for k, s in enumerate(first) if s.score < self.config.second_look_min]
+        offsets = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy]
+        shifted = [
+            Candidate(
+                (c.quad + np.array(offset, np.float32) * _SHIFT_STEP * c.side).astype(np.float32),
+                c.round,
+                c.blob,
+                c.split,
+                c.cover,
+            )
+            for c in (candidates[k] for k in unclear)
+            for offset in offsets
+        ]
+        scored = self.score_structure(pyramid, shifted, allowed)
+        out = list(first)
+        n = len(offsets)
+        for i, k in enumerate(unclear):
+            out[k] = max([first[k], *scored[i * n : i * n + n]], key=lambda s: s.score)
+        return out
+
+    def hypotheses(self, s: Scored) -> list[tuple[int, float]]:
+        """The (group, turn) templates to align a piece with.
+
+        The best group and, when it is close, the runner-up are both tried, so that a
+        poor first cut does not decide the motif. A round piece's turn is known to
+        half a template step, close enough to place it (the turns beside it moved
+        nothing in the measurements and tripled the cost).
+        """
+        m = s.match
+        hypotheses = [(m.group, m.turn)]
+        if m.runner >= 0 and m.margin < self.config.align_rivalry:
+            hypotheses.append((m.runner, m.runner_turn))
+        return hypotheses
+
+    def is_token(self, s: Scored) -> bool:
+        return bool(self.token_groups[s.group])
+
+    def kept(
+        self,
+        frame: Frame,
+        pieces: list[Scored],
+        least: float,
+        size_at: SizeModel,
+        outline: bool = True,
+    ) -> list[Scored]:
+        """The pieces found with no blob of their own worth keeping: a match of at least
+        ``least``, not turned down for the usual reasons, and (with ``outline``) an
+        outline all round (see :func:`vision.outlines.has_outline`).
+
+        The outline is looked for on the piece's edge: alignment places a piece well
+        but sizes it only to a tenth (a round face fits about as well a little larger
+        or smaller), and a ring that far off its edge crosses none."""
+        config = self.config
+        return [
+            s
+            for s in pieces
+            if s.score >= least
+            and self.rejection(s, size_at(s.candidate.center)) is None
+            and (
+                not outline
+                or has_outline(
+                    frame.grey,
+                    fitted_to_edge(
+                        frame.pyramid.levels[0],
+                        s.candidate.quad,
+                        s.candidate.round,
+                        self.framed[s.candidate.round],
+                    ),
+                    frame.scale,
+                    s.candidate.round,
+                    config.outline_step_min,
+                    config.outline_share_min,
+                )
+            )
+        ]
+
+    def doubtful(self, s: Scored, side_px: float) -> bool:
+        """A chosen piece that may stand where a larger piece of ``side_px`` lies: much
+        smaller than that (a figure whose face blended into the cloth), or a poor
+        match cut at the wrong size."""
+        ratio = s.candidate.side / side_px
+        return ratio < 0.6 or (s.score < self.config.second_look_min and abs(ratio - 1) > 0.15)
+
+    def lead(self, s: Scored) -> float:
+        """How far the piece's kind leads the next, in correlation: its margin, or where
+        that is small but the piece shows most of the two faces' own difference
+        (:func:`vision.matching.lead_share`, for faces alike but for a small figure),
+        that share scaled so that lying on the face is a clear lead."""
+        least = self.config.accept_margin_min
+        bank = self.model.bank(s.candidate.round)
+        if s.margin >= least or bank is None:
+            return s.margin
+        share = lead_share(s.patch, bank, s.match)
+        if share < self.config.accept_lead_share_min:
+            return s.margin
+        return max(s.margin, 2 * share * CLEAR_LEAD)
+
+    def rejection(self, s: Scored, side_px: float | None) -> str | None:
+        config = self.config
+        is_token = self.is_token(s)
+        least = config.accept_token_min if is_token else config.accept_structure_min
+        if s.score < least:
+            return f"no match ({s.score:.2f})"
+        if self.lead(s) < config.accept_margin_min:
+            return f"ambiguous ({s.margin:.2f})"
+        c = s.candidate
+        if elongation(c.quad) > config.max_elongation:
+            return "not round" if c.round else "not square"
+        if not is_token and c.side < config.min_tile_px:
+            # where the frame does not say how large a tile is, a bit of one (its rim
+            # cut into discs a twentieth of its size) can match a face as well as a tile
+            return f"too small ({c.side:.0f} px)"
+        if side_px:
+            low, high = config.token_size_range if is_token else config.tile_size_range
+            ratio = c.side / side_px
+            if not low <= ratio <= high:
+                return f"wrong size ({ratio:.2f}× a tile)"
+        return None
+
+    def size_model(self, pieces: list[Scored], calibrated: float | None) -> SizeModel | None:
+        """The side of a tile expected at each point of the frame, or None if unknown.
+
+        A tilted camera makes near tiles larger than far ones, roughly linearly across
+        the frame; with four or more clear tile matches the size is fitted as a plane
+        over the image, otherwise taken as their median (or from the calibration).
+        The plane's slopes are held back (ridge regression, half a tile's side squared
+        per tile) so that it only tilts along directions in which the tiles spread:
+        tiles laid in one row say nothing about sizes beside it, where a plain fit
+        would extrapolate at random.
+        """
+        if calibrated is not None:
+            return lambda point: calibrated
+        least = self.config.size_anchor_score
+        clear = [
+            s
+            for s in pieces
+            if s.score >= least
+            and not self.is_token(s)
+            and s.candidate.side >= self.config.min_tile_px
+        ]
+        if not clear:
+            return None
+        # a tilted camera makes tiles at most twice as large at one side of the frame
+        # as at the other; a card's pattern matching a tile at three times the size, or
+        # specks along a board's seam matching a tile's figure a little, would tilt the
+        # plane for every piece: the size most clear matches agree on (the clearer
+        # counting more) is the frame's
+        median = _agreed_side(clear, least)
+        sure = [s.candidate for s in clear]
+        low, high = 0.5 * median, 2 * median
+        sure = [c for c in sure if low <= c.side <= high]
+        if len(sure) < 4:
+            return lambda point: median
+        sides = np.array([c.side for c in sure])
+        points = np.array([c.center for c in sure])
+        middle, mean = points.mean(axis=0), float(sides.mean())
+        spread = points - middle
+        damping = len(sure) * (median / 2) ** 2 * np.eye(2)
+        slope = np.linalg.solve(spread.T @ spread + damping, spread.T @ (sides - mean))
+        # plain floats: the model is asked thousands of times a frame
+        sx, sy, mx, my = (float(v) for v in (*slope, *middle))
+
+        def size_at(point: tuple[float, float]) -> float:
+            return min(max(mean + sx * (point[0] - mx) + sy * (point[1] - my), low), high)
+
+        return size_at
+
+
+def _agreed_side(clear: list[Scored], least: float) -> float:
+    """The median side of the clear matches around the side most of them agree on:
+    each votes, by how much it beats ``least``, for every side within half again of
+    its own."""
+    sides = np.array([s.candidate.side for s in clear])
+    votes = np.array([s.score - least for s in clear]) + 0.05
+    apart = np.abs(np.log(sides[:, None] / sides[None]))
+    agreed = sides[int(np.argmax((apart <= math.log(1.5)) @ votes))]
+    return median_of(
+        [side for side in sides.tolist() if abs(math.log(side / agreed)) <= math.log(2)]
+    )

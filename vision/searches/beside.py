@@ -1,0 +1,352 @@
+"""Pieces on the lattice of a block or row: the cells a block's outline did not cut
+(:func:`complete_blocks`, one more split before choosing), and after choosing the
+pieces the mask lost beside a block or at a row's end (:func:`beside_blocks`), inside
+a heap of round tiles (:func:`in_heaps`) and between a row's two ends
+(:func:`row_gaps`).
+
+One of the searches of :mod:`vision.searches`.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.candidates import Candidate, coverage, explained
+from vision.frame import Frame
+from vision.lattice import Lattice, fit_lattice, lattice_cells
+from vision.pieces import (
+    Scored,
+    SizeModel,
+    best_in_place,
+    clear_of,
+    distance,
+    one_per_place,
+    shaped_like,
+)
+from vision.scoring import Scoring
+from vision.token_rows import OPPOSITE, SIDE_BY_SIDE
+
+#: The split number given to a block completed along its lattice.
+_LATTICE_SPLIT = 1000
+#: Round tiles in a heap are looked for beside each recognised one in this many
+#: directions: touching discs lie a diameter apart, in any direction, and a cut a
+#: twentyfourth of a turn off (an eighth of a side) is still within alignment's reach.
+_HEAP_DIRECTIONS = 24
+#: ...where nothing lies within this many sides (the gap between two touching discs
+#: lies 0.7 of a side from each; with sizes known to a tenth, a lost disc 0.9 or more).
+_HEAP_APART = 0.85
+#: Tiles whose centres are closer than this many sides touch (one block)...
+_TOUCHING = 1.3
+#: ...and a block is followed this many tiles beyond its recognised ones.
+_BESIDE_ROUNDS = 3
+#: ...aligning only the free cells whose first cut matches a tile this well (on the
+#: rendered photos real tiles first matched 0.84 or better, cloth 99 % under 0.5).
+BESIDE_FIRST_MIN = 0.5
+#: ...and keeping those that then match this well (real ones 0.94 and better, a checked
+#: cloth's cells beside a block up to 0.71).
+BESIDE_ACCEPT_MIN = 0.8
+#: Two tokens this many diameters apart (and no more), with nothing read between them,
+#: may be the two ends of a row whose middle the mask lost (backs in the cloth's own
+#: colours): a player's row is rarely longer...
+_ROW_MOST_STEPS = 8
+#: ...and its tokens lie one diameter apart, each step within this share of the ends'
+#: diameter (a token's cut is sized only to a tenth or so).
+_ROW_STEP_SLACK = 0.2
+#: Split number of the pieces looked for between a row's ends.
+_ROW_SPLIT = 2000
+
+
+def complete_blocks(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[Scored]:
+    """One more split for each block of tiles or row of tokens: the lattice of its
+    clearly recognised pieces, with every other cell the blob covers (see
+    :mod:`vision.lattice`). Where the block's outline misled the grid or the
+    discs, this split explains the blob better, and :func:`vision.choosing.choose` keeps it."""
+    anchors: dict[tuple[int, bool], list[Scored]] = {}
+    for s in scored:
+        if s.score >= scoring.config.size_anchor_score:
+            anchors.setdefault((s.candidate.blob, scoring.is_token(s)), []).append(s)
+    pieces_of: dict[int, list[Scored]] = {}
+    cells: list[Candidate] = []
+    for (blob, _), members in anchors.items():
+        members, _ = one_per_place(members)
+        round_ = members[0].candidate.round
+        fitted = fit_lattice([m.candidate.quad for m in members], round_)
+        if fitted is None:
+            continue
+        lattice, taken = fitted
+        x, y, w, h = cv2.boundingRect(frame.blobs[blob].contour)
+        x0, y0, x1, y1 = (np.array([x, y, x + w, y + h], np.float64) + 0.5) * frame.scale - 0.5
+        quads = [lattice.quad(i, j) for i, j in lattice_cells(lattice, (x0, y0, x1, y1), taken)]
+        shares = coverage(frame.mask, [(q + 0.5) / frame.scale - 0.5 for q in quads])
+        cells += [
+            Candidate(quad=q, round=round_, blob=blob, split=_LATTICE_SPLIT)
+            for q, share in zip(quads, shares, strict=True)
+            if share >= scoring.config.cell_coverage_min
+        ]
+        cells_of = _cells_of(lattice, [m.candidate for m in members])
+        pieces_of.setdefault(blob, []).extend(
+            m for m, cell in zip(members, cells_of, strict=True) if cell in taken
+        )
+    for s in scoring.realigned(frame.pyramid, scoring.score_structure(frame.pyramid, cells)):
+        pieces_of[s.candidate.blob].append(s)
+    out: list[Scored] = []
+    for blob, pieces in pieces_of.items():
+        pieces = [best_in_place(p, scored) for p in pieces]
+        work = [(s.candidate.quad + 0.5) / frame.scale - 0.5 for s in pieces]
+        cover = explained(frame.blobs[blob], work, [s.candidate.round for s in pieces])
+        for s in pieces:
+            c = s.candidate
+            moved = Candidate(c.quad, c.round, blob, _LATTICE_SPLIT, cover)
+            out.append(Scored(moved, s.patch, s.match))
+    return out
+
+
+def beside_blocks(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """Square tiles beside a block, and tokens at the ends of a row, that the object
+    mask left out.
+
+    A tile whose colour is the cloth's own (a green tile on a green check) falls out
+    of the mask, and so out of its block's outline; so does a white token at the
+    end of a row on a pale cloth. The block's or row's recognised pieces still lie
+    on one lattice, so each free cell next to them (along the row, for a row) is
+    matched against the faces of their kind and kept only on a clear match, as
+    nothing else vouches for it. A piece found so is a neighbour of the next free
+    cell, so the search goes on along a row of such pieces.
+    """
+    if size_at is None:
+        return []
+    found: list[Scored] = []
+    if scoring.tileset.has_tiles and scoring.tileset.tile_shape == "square":
+        found += _beside(scoring, frame, chosen, size_at, token=False)
+    if scoring.tileset.has_tokens:
+        found += _beside(scoring, frame, chosen + found, size_at, token=True)
+    return found
+
+
+def in_heaps(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """Round tiles inside a heap of round tiles that no split cut out.
+
+    Round tiles pushed together touch up to six others, in no lattice. Where their
+    faces are alike at the rims (white halves meeting white halves), the heap's
+    blob is one slab and its inner rims are too broken for a circle search; the
+    tiles round the heap's edge are found, the inner ones not. Each tile touching
+    a recognised one lies a diameter from it in some direction on the table: the
+    directions :data:`_HEAP_DIRECTIONS` are tried where the mask holds an object and
+    nothing lies yet, kept only on a clear match with an outline all round, and the
+    search goes on from what it finds.
+    """
+    if size_at is None or not scoring.tileset.has_tiles or scoring.tileset.tile_shape != "round":
+        return []
+    tiles = ~scoring.token_groups
+    height, width = frame.mask.shape[:2]
+    found: list[Scored] = []
+    seeds = [
+        s
+        for s in chosen
+        if s.candidate.round and tiles[s.group] and s.score >= scoring.config.size_anchor_score
+    ]
+    if not seeds:
+        return []
+    turns = np.radians(np.arange(0, 360, 360 / _HEAP_DIRECTIONS))
+    ways = np.stack([np.cos(turns), np.sin(turns)], axis=1)
+    for _ in range(_BESIDE_ROUNDS):
+        cells: list[Candidate] = []
+        pieces = [s.candidate for s in chosen + found]
+        taken = np.array([c.center for c in pieces])
+        # discs do not overlap: a lost one lies a diameter or more from every other
+        reach = _HEAP_APART * np.array([c.side for c in pieces])
+        # every seed's every direction at once: this runs on every frame of round
+        # tiles, and nearly always finds the places taken or off the objects
+        quads = np.stack([s.candidate.quad for s in seeds]).astype(np.float64)
+        axes = np.stack([quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]], axis=1)
+        middles = quads.mean(axis=1)
+        centres = (middles[:, None] + np.einsum("dk,skj->sdj", ways, axes)).reshape(-1, 2)
+        cols, rows = np.rint((centres + 0.5) / frame.scale - 0.5).astype(int).T
+        inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
+        inside[inside] = frame.mask[rows[inside], cols[inside]] > 0
+        apart = np.hypot(*(centres[:, None] - taken[None]).transpose(2, 0, 1))
+        for k in np.flatnonzero(inside & (apart >= reach).all(axis=1)):
+            centre, quad = centres[k], quads[k // len(ways)]
+            if all(distance(centre, c.center) >= 0.15 * c.side for c in cells):
+                shape = (quad - quad.mean(axis=0) + centre).astype(np.float32)
+                cells.append(Candidate(shape, True, -1, _LATTICE_SPLIT))
+        if not cells:
+            break
+        # a direction is only right to a twentyfourth of a turn: cut a little off too
+        first = scoring.score_shifted(frame.pyramid, cells, tiles)
+        new = kept_beside(scoring, frame, first, BESIDE_FIRST_MIN, tiles, size_at, outline=True)
+        new = [s for s in new if clear_of(s.candidate.center, chosen + found)]
+        if not new:
+            break
+        found += new
+        seeds = new
+    return found
+
+
+def row_gaps(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """Tokens lying between two tokens read a whole number of diameters apart with
+    nothing read between them: the middle of a row whose backs the mask lost.
+
+    A player's row is laid in a straight line, one token beside the next, with its
+    two ends face up. Backs in the colours of a cloth (dark navy on a blue gingham)
+    leave the mask, and their rims are broken wherever a cell of their own colour lies
+    behind them, so neither the mask nor the rim search finds them; the ends, whose
+    faces differ from the cloth, are read. Each place between two such tokens is cut
+    at their size and tilt, and the row's places are kept only if every one of them
+    matches a token as clearly as a piece found with no blob of its own must
+    (:meth:`Scoring.kept`): a chance pair of tokens with cloth between them matches nowhere.
+    """
+    if size_at is None or scoring.model.round is None:
+        return []
+    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
+    centres = np.array([s.candidate.center for s in tokens], np.float64).reshape(-1, 2)
+    sides = np.array([s.candidate.side for s in tokens])
+    offsets = centres[None] - centres[:, None]  # [i, j]: from i to j
+    apart = np.linalg.norm(offsets, axis=2)
+    np.fill_diagonal(apart, np.inf)
+    beside = apart <= SIDE_BY_SIDE * (sides[:, None] + sides[None]) / 2
+    candidates: list[Candidate] = []
+    rows: list[list[int]] = []
+    for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
+        a, b = tokens[i], tokens[j]
+        diameter = (sides[i] + sides[j]) / 2
+        steps = round(apart[i, j] / diameter)
+        if not 2 <= steps <= _ROW_MOST_STEPS:
+            continue
+        if abs(apart[i, j] / steps / diameter - 1) > _ROW_STEP_SLACK:
+            continue
+        # the gap continues whatever row each end has: its neighbours lie behind it
+        way = offsets[i, j] / apart[i, j]
+        behind_i = offsets[i, beside[i]] / apart[i, beside[i], None] @ way
+        behind_j = offsets[j, beside[j]] / apart[j, beside[j], None] @ -way
+        if np.any(behind_i > OPPOSITE) or np.any(behind_j > OPPOSITE):
+            continue
+        start, end = centres[i], centres[j]
+        places = [start + (end - start) * k / steps for k in range(1, steps)]
+        if not all(clear_of(p, chosen) for p in places):
+            continue
+        shapes = [a.candidate, b.candidate]
+        rows.append(list(range(len(candidates), len(candidates) + len(places))))
+        for p in places:
+            quad = shaped_like(shapes, p, apart[i, j] / steps)
+            blob = -1 - len(candidates)
+            candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
+    if not candidates:
+        return []
+    kind = scoring.token_groups
+    first = scoring.score_structure(frame.pyramid, candidates, kind)
+    kept = scoring.kept(
+        frame,
+        scoring.realigned(frame.pyramid, first, kind),
+        scoring.config.second_look_min,
+        size_at,
+    )
+    found = {s.candidate.blob: s for s in kept}
+    out: list[Scored] = []
+    for row in rows:
+        pieces = [found.get(-1 - k) for k in row]
+        if all(s is not None for s in pieces):
+            out += [s for s in pieces if s is not None and clear_of(s.candidate.center, out)]
+    return out
+
+
+def kept_beside(
+    scoring: Scoring,
+    frame: Frame,
+    first: list[Scored],
+    least: float,
+    kind: np.ndarray,
+    size_at: SizeModel,
+    outline: bool,
+) -> list[Scored]:
+    """The cells cut beside recognised pieces that are pieces themselves: a cell there
+    is mostly cloth, so only one whose first match (``first``) already reaches
+    ``least`` is worth aligning; kept on a clear match (:data:`BESIDE_ACCEPT_MIN`),
+    with an outline all round if ``outline``, one per place."""
+    aligned = scoring.realigned(frame.pyramid, [s for s in first if s.score >= least], kind)
+    kept = scoring.kept(frame, aligned, BESIDE_ACCEPT_MIN, size_at, outline)
+    return one_per_place(kept)[0]
+
+
+def _beside(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel, token: bool
+) -> list[Scored]:
+    """:func:`beside_blocks` for square tiles (``token`` False) or tokens."""
+    kind = scoring.token_groups if token else ~scoring.token_groups
+    least = scoring.config.accept_token_min if token else BESIDE_FIRST_MIN
+    found: list[Scored] = []
+    for _ in range(_BESIDE_ROUNDS):
+        known = [
+            s
+            for s in chosen + found
+            if s.candidate.round == token
+            and kind[s.group]
+            and s.score >= scoring.config.size_anchor_score
+        ]
+        cells: list[Candidate] = []
+        for block in _blocks(known):
+            if len(block) < 2:
+                continue
+            block.sort(key=lambda s: -s.score)
+            fitted = fit_lattice([m.candidate.quad for m in block], token)
+            if fitted is None:
+                continue
+            lattice, taken = fitted
+            steps = [(1, 0), (-1, 0), (0, 1), (0, -1)]
+            # a row of tokens goes on along itself only; a line of tiles may be the
+            # one column of a block the mask kept whole (the rest is cloth-coloured)
+            if token and len({i for i, _ in taken}) == 1:  # along the lattice's columns
+                steps = [(0, 1), (0, -1)]
+            elif token and len({j for _, j in taken}) == 1:  # ...or along its rows
+                steps = [(1, 0), (-1, 0)]
+            free = {(i + di, j + dj) for i, j in taken for di, dj in steps} - set(taken)
+            for i, j in sorted(free):
+                quad = lattice.quad(i, j)
+                if clear_of(quad.mean(axis=0), chosen + found):
+                    blob = block[0].candidate.blob
+                    cells.append(Candidate(quad, token, blob, _LATTICE_SPLIT))
+        if not cells:
+            break
+        # (a tile's outline is shared with its block: the lattice vouches for it)
+        first = scoring.score_structure(frame.pyramid, cells, kind)
+        new = kept_beside(scoring, frame, first, least, kind, size_at, token)
+        if not new:
+            break
+        found += new
+    return found
+
+
+def _blocks(pieces: list[Scored]) -> list[list[Scored]]:
+    """The pieces grouped into blocks of touching ones (neighbours within
+    :data:`_TOUCHING` sides, and their neighbours in turn)."""
+    parent = list(range(len(pieces)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(pieces):
+        for j in range(i):
+            b = pieces[j]
+            reach = _TOUCHING * max(a.candidate.side, b.candidate.side)
+            if distance(a.candidate.center, b.candidate.center) < reach:
+                parent[root(i)] = root(j)
+    blocks: dict[int, list[Scored]] = {}
+    for i, piece in enumerate(pieces):
+        blocks.setdefault(root(i), []).append(piece)
+    return list(blocks.values())
+
+
+def _cells_of(lattice: Lattice, pieces: list[Candidate]) -> list[tuple[int, int]]:
+    """The lattice cell each piece's centre lies in (all solved in one call)."""
+    indices = np.rint(lattice.indices_of(np.array([c.center for c in pieces])))
+    return [(int(i), int(j)) for i, j in indices.tolist()]

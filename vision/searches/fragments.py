@@ -1,0 +1,183 @@
+"""Tiles of which the object mask kept only a part: bits of the figure
+(:func:`around_fragments`), or a blob of about one tile's area cut too small or off
+its place (:func:`lone_blobs_recut`).
+
+One of the searches of :mod:`vision.searches`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.candidates import Candidate
+from vision.frame import Frame
+from vision.outlines import square_by_outline, square_quad
+from vision.pieces import (
+    Scored,
+    SizeModel,
+    blob_centre,
+    clear_of,
+    displaced,
+    distance,
+    one_per_place,
+    shaped_like,
+)
+from vision.scoring import Scoring
+from vision.searches.edges import outlined
+
+#: A blob of this share of a tile's area may be one tile cut off its place.
+_LONE_BLOB_SHARE = (0.5, 1.5)
+#: A blob this share of a tile's area may be the figure of a tile the mask lost...
+_FRAGMENT_SHARE = (0.05, 0.7)
+#: ...and the tile around it is looked for where the edges show its outline best
+#: (:func:`vision.outlines.square_by_outline`), and centred on it in this many turns of
+#: a quarter.
+_FRAGMENT_TURNS = 6
+#: Bits of one figure lie within this many tile sides of each other (two bits towards
+#: opposite corners, half-way out, are 0.71 apart; the figures of touching tiles about 1).
+_FIGURE_SPAN = 0.8
+
+
+def around_fragments(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """The chosen pieces, with tiles of which the object mask kept only the figure.
+
+    On a cloth of the tile's own colour only the tile's figure (white lines, a
+    heart) stands out: a blob smaller than a tile that no piece explains, or that
+    only a doubtful piece does (the figure taken for a token). A tile-sized piece
+    is laid over it: a square in a few turns (its edges are not in the mask to
+    say which), a disc in the shape of the nearest round tile (the same tilt).
+    Each is matched against the tile faces, the best aligned and kept only on a
+    clear match with an outline all round (a die on a red cloth matches a red
+    garlic tile's figure, but has no tile's edge).
+    """
+    if size_at is None or not scoring.tileset.has_tiles:
+        return chosen
+    round_ = scoring.tileset.tile_shape == "round"
+    tiles = ~scoring.token_groups
+    shapes = [s.candidate for s in chosen if s.candidate.round and tiles[s.group]]
+    if round_ and not shapes:
+        return chosen
+    firm = [s for s in chosen if not scoring.doubtful(s, size_at(s.candidate.center))]
+    area = math.pi / 4 if round_ else 1.0  # a tile's area in its side squared
+    bits: list[tuple[tuple[float, float], float, float]] = []  # centre, side, share
+    for blob in frame.blobs:
+        centre = blob_centre(blob, frame.scale)
+        side = size_at(centre)
+        share = blob.area * frame.scale**2 / (side**2 * area)
+        if share <= _FRAGMENT_SHARE[1] and all(
+            distance(centre, s.candidate.center) >= 0.7 * side for s in firm
+        ):
+            bits.append((centre, side, share))
+    cells: list[Candidate] = []
+    places: dict[int, tuple[np.ndarray, float]] = {}
+    # a figure may fall apart into several bits (a bulb and its stalk): those
+    # closer than a tile's side are one figure, centred on their weighted middle
+    for index, group in enumerate(_clusters(bits)):
+        shares = np.array([share for _, _, share in group])
+        if not _FRAGMENT_SHARE[0] <= shares.sum() <= _FRAGMENT_SHARE[1]:
+            continue
+        centre = np.average([c for c, _, _ in group], axis=0, weights=shares)
+        side = size_at((float(centre[0]), float(centre[1])))
+        if round_:
+            cells.append(Candidate(shaped_like(shapes, centre, side), True, index, 0))
+            continue
+        places[index] = (centre, side)
+        for turn in range(0, 90, 90 // _FRAGMENT_TURNS):
+            quad = square_quad(centre, side / 2, math.radians(turn))
+            cells.append(Candidate(quad.astype(np.float32), False, index, 0))
+    if not cells:
+        return chosen
+    best: dict[int, Scored] = {}
+    # a disc is centred on the figure, which need not lie in the middle of its face
+    # (squares are tried in several turns and by their outline instead)
+    score = scoring.score_shifted if round_ else scoring.score_structure
+    for s in score(frame.pyramid, cells, tiles):
+        if s.candidate.blob not in best or s.score > best[s.candidate.blob].score:
+            best[s.candidate.blob] = s
+    # where no square centred on the bits looks like a tile yet, the square whose
+    # outline the frame's edges show best (the bits may lie off the tile's middle)
+    unclear = [k for k in places if best[k].score < scoring.config.second_look_min]
+    outlined = [
+        Candidate(
+            square_by_outline(frame.grey, *places[k], frame.scale, frame.periods).astype(
+                np.float32
+            ),
+            False,
+            k,
+            0,
+        )
+        for k in unclear
+    ]
+    for s in scoring.score_structure(frame.pyramid, outlined, tiles):
+        if s.score > best[s.candidate.blob].score:
+            best[s.candidate.blob] = s
+    aligned = scoring.realigned(frame.pyramid, list(best.values()), tiles)
+    kept = scoring.kept(frame, aligned, scoring.config.second_look_min, size_at)
+    found = [s for s in kept if clear_of(s.candidate.center, firm)]
+    return displaced(chosen, one_per_place(found)[0])
+
+
+def lone_blobs_recut(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """Square tiles in blobs of about one tile's area that nothing explains, cut
+    again at the frame's tile size where the edges show a tile's outline.
+
+    A pale tile on a pale table leaves a blob of its figure and part of its
+    paper, a tile in a shadow one with the shadow's edge: cut by the blob, the piece
+    is too small or off its place and matches nothing (slate, seed 31, #5: three
+    tiles 37 px across cut at 28-38 px matched 0.51-0.57, and 0.98-1.00 once cut
+    at their outline). Kept on a clear match with an outline all round, as a
+    piece found by its edges (:meth:`Scoring.kept`).
+    """
+    if size_at is None or not scoring.tileset.has_tiles or scoring.tileset.tile_shape != "square":
+        return []
+    cells: list[Candidate] = []
+    for blob in frame.blobs:
+        centre = blob_centre(blob, frame.scale)
+        side = size_at(centre)
+        share = blob.area * frame.scale**2 / side**2
+        if not _LONE_BLOB_SHARE[0] <= share <= _LONE_BLOB_SHARE[1]:
+            continue
+        if not clear_of(centre, chosen) or any(
+            distance(centre, s.candidate.center) < 0.7 * side for s in chosen
+        ):
+            continue
+        square = outlined(scoring, frame, np.array(centre), side)
+        if square is not None:
+            cells.append(Candidate(square.astype(np.float32), False, len(cells), 0))
+    if not cells:
+        return []
+    tiles = ~scoring.token_groups
+    first = scoring.score_structure(frame.pyramid, cells, tiles)
+    aligned = scoring.realigned(frame.pyramid, first, tiles)
+    kept = scoring.kept(frame, aligned, scoring.config.second_look_min, size_at)
+    return [s for s in one_per_place(kept)[0] if clear_of(s.candidate.center, chosen)]
+
+
+def _clusters(
+    bits: list[tuple[np.ndarray, float, float]],
+) -> list[list[tuple[np.ndarray, float, float]]]:
+    """Bits of figures (centre, tile side there, share) grouped into figures: each bit,
+    largest first, joins the nearest group whose every bit lies within
+    :data:`_FIGURE_SPAN` sides of it.
+
+    Each bit must be near all of its group, not just one: chained from neighbour to
+    neighbour, the figures of a block of touching tiles (a side apart) made one group
+    too large to be a figure, and none of them was looked for (dark tiles on a dark
+    table, whose coloured line figures alone stood out).
+    """
+    groups: list[list[tuple[np.ndarray, float, float]]] = []
+    # the largest bits first: each figure's main part, which its specks then join
+    for bit in sorted(bits, key=lambda b: -b[2]):
+        reach = _FIGURE_SPAN * bit[1]
+        fits = [g for g in groups if all(distance(bit[0], b[0]) < reach for b in g)]
+        if fits:
+            min(fits, key=lambda g: min(distance(bit[0], b[0]) for b in g)).append(bit)
+        else:
+            groups.append([bit])
+    return groups
