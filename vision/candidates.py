@@ -159,6 +159,7 @@ def grid_splits(
     config: VisionConfig,
     max_cells: int = 60,
     trusted: bool = False,
+    outline: np.ndarray | None = None,
 ) -> list[list[np.ndarray]]:
     """Ways to divide a blob into a grid of square cells (quads in work px).
 
@@ -173,8 +174,11 @@ def grid_splits(
     from a table calibration) gives one count, or two where the block's width falls
     between counts; an untrusted guess (lone blobs agreeing in size, which dice do
     too) or none at all offers every count up to five, and matching decides.
+    ``outline`` replaces the block's outline read from the mask (a caller that placed
+    its sides on the photo's edges).
     """
-    outline = block_outline(blob)
+    if outline is None:
+        outline = block_outline(blob)
     edge_a = (np.linalg.norm(outline[1] - outline[0]) + np.linalg.norm(outline[2] - outline[3])) / 2
     edge_b = (np.linalg.norm(outline[3] - outline[0]) + np.linalg.norm(outline[2] - outline[1])) / 2
     short, long_ = min(edge_a, edge_b), max(edge_a, edge_b)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.block_sides import block_outline_on_edges
 from vision.candidates import (
     Blob,
     Candidate,
@@ -102,7 +103,8 @@ def split_candidates(
         trusted = sizes is not None
         narrow = trusted and side and blob.short_side < config.tile_size_range[0] * side
         if tileset.has_tiles and not round_tiles and not narrow:  # narrow: a token row
-            for cells in grid_splits(blob, side, config, trusted=trusted):
+            outline = block_outline_on_edges(blob, side, frame.mask, frame.grey)
+            for cells in grid_splits(blob, side, config, trusted=trusted, outline=outline):
                 shares = coverage(frame.mask, cells)
                 quads = [
                     q

@@ -4,7 +4,9 @@ A tile cut a little off its place, or turned, can match the wrong motif or turn
 best, and alignment (which slides one template) cannot undo that: such pieces are
 aligned with every motif (:func:`other_motifs`), in their other quarter turns
 (:func:`other_quarter_turns`), and compared with the other motifs where the faces
-differ (:func:`motifs_where_they_differ`). Part of stage 4 of
+differ (:func:`motifs_where_they_differ`); near ties such a comparison settles are
+kept (:func:`near_ties_settled`) and taken as clear leads (:func:`clear_ties`). Part of
+stage 4 of
 :mod:`vision.recogniser`, on the few doubtful pieces of a frame (none on most).
 """
 
@@ -22,7 +24,7 @@ from vision.motifs import motif_challenges
 from vision.pieces import Scored, SizeModel, best_few, one_per_place
 from vision.rectify import Pyramid
 from vision.results import RejectedCandidate
-from vision.scoring import Scoring
+from vision.scoring import CLEAR_LEAD, Scoring
 
 #: Square pieces matching worse than this once aligned are aligned in their other
 #: quarter turns too (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
@@ -34,7 +36,7 @@ _TURN_TRIES = (-30.0, -15.0, 15.0, 30.0, 45.0)
 #: ...and the best this many of its alignments are aligned once more from where they
 #: landed (a 70 px coffin cut 6 % off reached 0.96 from its third best, 0.53).
 _SECOND_ALIGNED = 3
-#: Square tiles whose motif leads the next by less than this are judged once more where
+#: Tiles whose motif leads the next by less than this are judged once more where
 #: the motifs differ (:func:`motifs_where_they_differ`)...
 _MOTIF_DOUBT = 0.2
 
@@ -149,7 +151,7 @@ def other_motifs(
 
 
 def motifs_where_they_differ(scoring: Scoring, chosen: list[Scored]) -> list[Scored]:
-    """Each doubtful square tile's motif judged once more where the motifs differ.
+    """Each doubtful tile's motif judged once more where the motifs differ.
 
     Structure is matched over the whole face, and where every face shares most of
     its pattern (a ground of stripes, the figure small in a disc: ``mosaic``) the
@@ -158,22 +160,23 @@ def motifs_where_they_differ(scoring: Scoring, chosen: list[Scored]) -> list[Sco
     with each other motif in each quarter turn only where their faces differ, each
     face allowed a pixel's shift; the other motif is taken where it fits better.
     """
-    pairs = scoring.motif_pairs
+    kinds = scoring.motif_pairs
     doubtful = [
         n
         for n, s in enumerate(chosen)
-        if not s.candidate.round and s.group in pairs and s.margin < _MOTIF_DOUBT
+        if s.group in kinds[s.candidate.round] and s.margin < _MOTIF_DOUBT
     ]
     if not doubtful:
         return chosen
     uprights = [upright(chosen[n].patch, chosen[n].turn) for n in doubtful]
     bands = np.pad(band_pass(np.stack(uprights).astype(np.float32)), ((0, 0), (1, 1), (1, 1)))
-    by_group: dict[int, list[int]] = {}
+    by_group: dict[tuple[bool, int], list[int]] = {}
     for k, n in enumerate(doubtful):
-        by_group.setdefault(chosen[n].group, []).append(k)
+        by_group.setdefault((chosen[n].candidate.round, chosen[n].group), []).append(k)
     out = list(chosen)
-    for group, ks in by_group.items():
-        for k, won in zip(ks, motif_challenges(bands[ks], pairs[group]), strict=True):
+    for (round_, group), ks in by_group.items():
+        challenges = motif_challenges(bands[ks], kinds[round_][group])
+        for k, won in zip(ks, challenges, strict=True):
             if won is None:
                 continue
             s = chosen[doubtful[k]]
@@ -181,6 +184,85 @@ def motifs_where_they_differ(scoring: Scoring, chosen: list[Scored]) -> list[Sco
             turn = (s.turn - 90.0 * quarters) % 360.0
             match = replace(s.match, group=other, turn=turn, runner=group, runner_turn=s.turn)
             out[doubtful[k]] = Scored(s.candidate, s.patch, match, s.cut)
+    return out
+
+
+def near_ties_settled(
+    scoring: Scoring,
+    chosen: list[Scored],
+    turned_down: list[Scored],
+    rejected: list[RejectedCandidate],
+    size_at: SizeModel | None,
+) -> tuple[list[Scored], list[RejectedCandidate]]:
+    """Pieces of readable splits still turned down as a near tie between two tile
+    motifs, kept where the pixels the motifs differ on settle it both ways: the
+    piece's motif, or the one that fits it better there, fits better than every
+    other motif there (:func:`motifs_where_they_differ` from its side too). Only
+    clear structure matches (``sure_tile_min``): a gingham's cells beside a column
+    of button tiles matched 0.64, a tie any motif's pixels then settle.
+
+    Where every face shares most of its pattern (a square label, four wedges) a tile
+    matches its own motif and another by the same 0.00-0.02 over the whole face, so
+    the whole-face lead cannot tell; the windows where the faces differ can.
+    """
+    config = scoring.config
+    still = {r.center for r in rejected}
+    tiles = ~scoring.token_groups
+    tied = [
+        s
+        for s in turned_down
+        if s.candidate.center in still
+        and s.group in scoring.motif_pairs[s.candidate.round]
+        and s.match.runner >= 0
+        and tiles[s.match.runner]
+        and s.margin < config.accept_margin_min
+        and s.score >= config.sure_tile_min  # a tile, only its motif in doubt
+    ]
+    if not tied:
+        return chosen, rejected
+    settled = motifs_where_they_differ(scoring, tied)
+    kept = []
+    for s, again in zip(settled, motifs_where_they_differ(scoring, settled), strict=True):
+        if again.group != s.group or again.turn != s.turn:
+            continue  # a third motif fits better: no settled tie
+        clear = Scored(s.candidate, s.patch, replace(s.match, runner=-1), s.cut)
+        if scoring.rejection(clear, size_at(s.candidate.center) if size_at else None) is None:
+            kept.append(clear)
+    if not kept:
+        return chosen, rejected
+    centres = {s.candidate.center for s in kept}
+    out, doubles = one_per_place(chosen + kept)
+    return out, [r for r in rejected if r.center not in centres] + doubles
+
+
+def clear_ties(scoring: Scoring, before: list[Scored], judged: list[Scored]) -> list[Scored]:
+    """The chosen tiles as :func:`motifs_where_they_differ` ``judged`` them, each
+    clear structure match (``sure_tile_min``) whose lead over another tile motif is
+    a hair and which the pixels where the motifs differ uphold against every other
+    motif, with that lead taken as clear: a tile on a shared ground (a square label,
+    four wedges) leads by 0.001-0.007 over its whole face, which made it unsure,
+    though only its motif was in doubt and that is settled. A piece the judgement
+    kept was upheld already; one it gave another motif is judged from that side."""
+    tiles = ~scoring.token_groups
+    tied = [
+        n
+        for n, s in enumerate(judged)
+        if s.score >= scoring.config.sure_tile_min
+        and tiles[s.group]
+        and s.match.runner >= 0
+        and tiles[s.match.runner]
+        and s.margin < CLEAR_LEAD
+        and scoring.lead(s) < CLEAR_LEAD
+    ]
+    moved = [n for n in tied if judged[n] is not before[n]]
+    rejudged = motifs_where_they_differ(scoring, [judged[n] for n in moved])
+    again = dict(zip(moved, rejudged, strict=True))
+    out = list(judged)
+    for n in tied:
+        s = judged[n]
+        upheld = again.get(n, s)
+        if upheld.group == s.group and upheld.turn == s.turn:
+            out[n] = Scored(s.candidate, s.patch, replace(s.match, runner=-1), s.cut)
     return out
 
 

@@ -1,4 +1,4 @@
-"""Square tiles' motifs told apart where their faces differ.
+"""Tiles' motifs told apart where their faces differ.
 
 Structure is matched over the whole face. Where every face of a set shares most of its
 pattern (a ground of stripes, the figure small in a white disc), the shared part sets
@@ -38,13 +38,19 @@ class MotifPairs:
     other_stats: np.ndarray  # 3×C: the same for the challenger's face
 
 
-def motif_pairs(model: AppearanceModel, token_groups: np.ndarray) -> dict[int, MotifPairs]:
-    """For each square tile group, its band-passed mean face and every other tile
-    group's in each quarter turn, on the window where the two differ (the pixels that
-    differ by over :data:`SPOT` of the most, and two pixels round them)."""
-    if model.square is None:
+def motif_pairs(
+    model: AppearanceModel, token_groups: np.ndarray, round_: bool = False
+) -> dict[int, MotifPairs]:
+    """For each tile group of the square (or ``round_``) bank, its band-passed mean face
+    and every other tile group's in each quarter turn, on the window where the two
+    differ (the pixels that differ by over :data:`SPOT` of the most, and two pixels
+    round them). A round tile's turn is read to a few degrees, but not which quarter
+    where what every face shares is four-fold (a square label, four wedges): a round
+    piece's other turn a quarter off is as much in doubt as a square tile's."""
+    bank = model.bank(round_)
+    if bank is None:
         return {}
-    mask = model.square.mask
+    mask = bank.mask
     size = mask.shape[0]
     groups = [g for g in range(len(model.groups)) if not token_groups[g]]
     bands = {

@@ -121,6 +121,7 @@ class Recogniser:
         chosen, rejected = doubts.other_motifs(
             scoring, pyramid, chosen, turned_down, rejected, size_at
         )
+        chosen, rejected = doubts.near_ties_settled(scoring, chosen, turned_down, rejected, size_at)
         chosen = doubts.other_quarter_turns(scoring, pyramid, chosen)
         found = edges.out_of_unexplained(scoring, frame, scored, chosen, size_at)
         if found:
@@ -137,7 +138,8 @@ class Recogniser:
         rejected += alone
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
-        chosen = doubts.motifs_where_they_differ(scoring, chosen)
+        judged = doubts.motifs_where_they_differ(scoring, chosen)
+        chosen = doubts.clear_ties(scoring, chosen, judged)
         tiles, tokens, unsure, gains = self.naming.colour(chosen, scoring)
         lap("colour")
         return FrameResult(

@@ -53,8 +53,11 @@ class Scoring:
         self.token_groups = token_groups
         #: Where a framed set's pieces are cut (see :attr:`vision.naming.Naming.framed`).
         self.framed = framed
-        #: The motifs each motif is compared with where their faces differ.
-        self.motif_pairs = motif_pairs(model, token_groups)
+        #: The motifs each motif is compared with where their faces differ, by shape
+        #: (True: round).
+        self.motif_pairs = {
+            round_: motif_pairs(model, token_groups, round_=round_) for round_ in (False, True)
+        }
 
     def score_structure(
         self, pyramid: Pyramid, candidates: list[Candidate], allowed: np.ndarray | None = None

@@ -3,6 +3,8 @@ disc) are told apart where their motifs differ (vision.doubts.motifs_where_they_
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -11,11 +13,12 @@ from companion.bitenight.tiles import ALL_TILES, Colour, Motif, Tile
 from tests.vision.drawn import COLOURS
 from vision.candidates import Candidate
 from vision.colour import upright
-from vision.doubts import motifs_where_they_differ
+from vision.doubts import clear_ties, motifs_where_they_differ, near_ties_settled
 from vision.matching import StructureMatch
 from vision.model import Label
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
+from vision.results import RejectedCandidate
 from vision.tileset import TileSet
 
 PX = 128
@@ -93,3 +96,109 @@ def test_a_piece_read_as_its_own_motif_keeps_it(striped):
         piece = _piece(striped, motif, motif, 0)
         (read,) = motifs_where_they_differ(striped.scoring, [piece])
         assert read.group == piece.group and read.turn == piece.turn, motif
+
+
+def _labelled(tile: Tile) -> np.ndarray:
+    """A round tile: the colour round a white square label, a small figure on it in
+    the colour (every face shares the label's four straight edges)."""
+    img = np.full((PX, PX, 3), COLOURS[tile.colour], np.uint8)
+    cv2.rectangle(img, (PX // 4, PX // 4), (3 * PX // 4, 3 * PX // 4), (245, 245, 245), -1)
+    figure = (np.array(FIGURES[tile.motif]) * PX).astype(np.int32)
+    cv2.fillPoly(img, [figure], COLOURS[tile.colour], cv2.LINE_AA)
+    if tile.heart:
+        cv2.circle(img, (PX // 2, int(0.15 * PX)), PX // 24, (245, 245, 245), -1, cv2.LINE_AA)
+    return cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+
+
+@pytest.fixture(scope="module")
+def labelled() -> Recogniser:
+    faces = {t: _labelled(t) for t in ALL_TILES}
+    return Recogniser(TileSet(name="labelled", tile_shape="round", tile_size_mm=40, faces=faces))
+
+
+def _round_piece(recogniser: Recogniser, shows: Motif, read_as: Motif, turn: float) -> Scored:
+    """A blurred, noisy round red tile showing ``shows`` turned by ``turn``, matched as
+    ``read_as`` at that turn, its lead a close call."""
+    face = recogniser.model.colour_templates[_index(recogniser, shows)]
+    size = face.shape[0]
+    matrix = cv2.getRotationMatrix2D(((size - 1) / 2, (size - 1) / 2), -turn, 1.0)
+    patch = cv2.warpAffine(face, matrix, (size, size), borderMode=cv2.BORDER_REPLICATE)
+    patch = cv2.GaussianBlur(patch, (0, 0), 1.0)
+    patch += np.random.default_rng(4).normal(0, 4, patch.shape).astype(np.float32)
+    match = StructureMatch(_group(recogniser, read_as), turn, 0.9, 0.01, -1, 0.0)
+    quad = np.array([[0, 0], [40, 0], [40, 40], [0, 40]], np.float32)
+    return Scored(Candidate(quad, True, 0, 0), patch, match)
+
+
+@pytest.mark.parametrize("turn", [0.0, 20.0])
+def test_a_round_piece_read_as_the_wrong_motif_is_read_where_the_motifs_differ(labelled, turn):
+    # the label's edges match every motif alike; only the small figure differs
+    piece = _round_piece(labelled, Motif.MONK, Motif.COFFIN, turn)
+    (read,) = motifs_where_they_differ(labelled.scoring, [piece])
+    assert read.group == _group(labelled, Motif.MONK) and read.turn == turn
+
+
+def test_a_round_piece_read_as_its_own_motif_keeps_it(labelled):
+    for motif in Motif:
+        piece = _round_piece(labelled, motif, motif, 20.0)
+        (read,) = motifs_where_they_differ(labelled.scoring, [piece])
+        assert read.group == piece.group and read.turn == piece.turn, motif
+
+
+def _turned_down(
+    recogniser: Recogniser, piece: Scored, runner: Motif
+) -> tuple[Scored, list[RejectedCandidate]]:
+    """The piece as `choose` turns a near tie down: a tie with ``runner``, among the
+    rejected and the turned-down pieces of a readable split."""
+    tie = replace(piece.match, margin=0.0, runner=_group(recogniser, runner))
+    piece = Scored(piece.candidate, piece.patch, tie, piece.cut)
+    c = piece.candidate
+    return piece, [RejectedCandidate(c.center, c.polygon(), "ambiguous (0.00)")]
+
+
+@pytest.mark.parametrize("read_as", [Motif.MONK, Motif.COFFIN])
+def test_a_near_tie_the_motifs_differing_pixels_settle_is_a_tile(labelled, read_as):
+    # a monk read as a monk or a coffin by a hair over the whole face
+    shown = _round_piece(labelled, Motif.MONK, read_as, 20.0)
+    other = Motif.COFFIN if read_as == Motif.MONK else Motif.MONK
+    piece, rejected = _turned_down(labelled, shown, other)
+    chosen, still = near_ties_settled(labelled.scoring, [], [piece], rejected, None)
+    assert [s.group for s in chosen] == [_group(labelled, Motif.MONK)] and still == []
+
+
+def _judged(recogniser: Recogniser, pieces: list[Scored]) -> list[Scored]:
+    """The pieces as the last motif step leaves them: judged where the motifs differ,
+    settled ties taken as clear."""
+    judged = motifs_where_they_differ(recogniser.scoring, pieces)
+    return clear_ties(recogniser.scoring, pieces, judged)
+
+
+def test_a_clear_tile_whose_tie_the_motifs_differing_pixels_settle_leads_clearly(labelled):
+    # a monk matched 0.9 that leads a coffin by 0.004 over the whole face (the label)
+    shown = _round_piece(labelled, Motif.MONK, Motif.MONK, 20.0)
+    tie = replace(
+        shown.match, margin=0.004, runner=_group(labelled, Motif.COFFIN), runner_turn=20.0
+    )
+    pieces = [Scored(shown.candidate, shown.patch, tie)]
+    (read,) = _judged(labelled, pieces)
+    assert read.group == shown.group and labelled.scoring.lead(read) >= 0.08
+
+
+def test_a_tie_the_motifs_differing_pixels_turn_the_other_way_is_the_other_motif(labelled):
+    # a coffin read as a monk by a hair is read as the coffin, and clearly
+    shown = _round_piece(labelled, Motif.COFFIN, Motif.MONK, 20.0)
+    tie = replace(
+        shown.match, margin=0.004, runner=_group(labelled, Motif.COFFIN), runner_turn=20.0
+    )
+    pieces = [Scored(shown.candidate, shown.patch, tie)]
+    (read,) = _judged(labelled, pieces)
+    assert read.group == _group(labelled, Motif.COFFIN) and labelled.scoring.lead(read) >= 0.08
+
+
+def test_a_poor_match_tied_between_motifs_stays_a_tie(labelled):
+    # under sure_tile_min it may be no tile at all (a gingham's cells)
+    shown = _round_piece(labelled, Motif.MONK, Motif.MONK, 20.0)
+    tie = replace(shown.match, score=0.7, margin=0.004, runner=_group(labelled, Motif.COFFIN))
+    pieces = [Scored(shown.candidate, shown.patch, tie)]
+    (read,) = _judged(labelled, pieces)
+    assert read.match.runner >= 0
