@@ -29,7 +29,11 @@ _NOT_TILES = "part of something that is not tiles"
 
 
 def choose(
-    scoring: Scoring, pyramid: Pyramid, scored: list[Scored], side_px: float | None
+    scoring: Scoring,
+    pyramid: Pyramid,
+    scored: list[Scored],
+    side_px: float | None,
+    middles: frozenset[int] = frozenset(),
 ) -> tuple[list[Scored], list[RejectedCandidate], SizeModel | None, list[Scored]]:
     """Keep each blob's best-explained split, then turn down what is not a tile.
 
@@ -67,6 +71,7 @@ def choose(
             r or ("smaller than the rest of its blob" if s.candidate.side < 0.6 * typical else None)
             for s, r in zip(members, reasons, strict=True)
         ]
+        reasons = _middles_by_the_rules(scoring, members, reasons, middles)
         passed = [s for s, r in zip(members, reasons, strict=True) if r is None]
         too_little = members[0].candidate.cover < scoring.config.min_split_cover
         few = len(members) >= 3 and len(passed) < scoring.config.split_accept_share * len(members)
@@ -114,6 +119,27 @@ def choose(
     chosen, doubles = one_per_place(chosen)
     rejected += doubles
     return chosen, rejected, size_at, turned_down
+
+
+def _middles_by_the_rules(
+    scoring: Scoring, members: list[Scored], reasons: list[str | None], middles: frozenset[int]
+) -> list[str | None]:
+    """The reasons a split's pieces are turned down, less those of the tokens
+    turned down for their match alone that lie on the places of a row between two
+    clear tokens (``middles``, by ``id``, see :func:`vision.token_row_cuts.rows_from_ends`):
+    by the rules a row's middle lies face down, and a small back whose pattern the
+    blur wiped out matches nothing well. Kept, they are read as backs with the row
+    (:func:`vision.token_rows.as_the_rules_allow`), and the row's ends are no longer
+    turned down with a split mostly turned down."""
+    return [
+        None
+        if id(s) in middles
+        and scoring.is_token(s)
+        and r is not None
+        and r.startswith(("no match", "ambiguous"))
+        else r
+        for s, r in zip(members, reasons, strict=True)
+    ]
 
 
 def _repeated_print(pieces: list[Scored], clear: float) -> bool:

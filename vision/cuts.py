@@ -190,6 +190,7 @@ def score_splits(scoring: Scoring, pyramid: Pyramid, candidates: list[Candidate]
         ranked = sorted(values, key=lambda k: -values[k])[:_SPLITS_KEPT]
         top = values[ranked[0]]
         keep |= {k for k in ranked if values[k] >= top - scoring.config.split_slack}
+        keep |= _best_round_split(values, by_split)
     kept = [c for c in candidates if (c.blob, c.split) in keep]
     fresh = scoring.score_structure(pyramid, [c for c in kept if id(c) not in done])
     return fresh + [done[id(c)] for c in kept if id(c) in done]
@@ -220,6 +221,25 @@ def align_promising(scoring: Scoring, pyramid: Pyramid, scored: list[Scored]) ->
     for i, s in zip(chosen, scoring.realigned(pyramid, [scored[i] for i in chosen]), strict=True):
         out[i] = s
     return out
+
+
+def _best_round_split(
+    values: dict[tuple[int, int], float], by_split: dict[tuple[int, int], list[Candidate]]
+) -> set[tuple[int, int]]:
+    """The best-sampled split of a blob into discs, where it is also cut into squares.
+
+    A row of tokens in a square set is offered as discs and, where the frame does not
+    yet say how large a tile is, in grids of small squares too. Sampled cells of a fine
+    grid over a row of small backs match tile figures at 0.6-0.78 (any pale line
+    matches some figure at that size), more than the backs themselves, which a blur
+    leaves nearly plain: the disc reading must still be matched in full, or the row's
+    ends and middle are lost with it; the grid's cells are turned down later as too
+    small. Discs are a different reading of the blob, not one more grid size.
+    """
+    round_ = [k for k in values if by_split[k][0].round]
+    if not round_ or len(round_) == len(values):
+        return set()
+    return {max(round_, key=lambda k: values[k])}
 
 
 def _side(quad: np.ndarray) -> float:

@@ -27,6 +27,7 @@ from vision.rectify import Pyramid
 from vision.results import RejectedCandidate
 from vision.scoring import CLEAR_LEAD, Scoring
 from vision.searches.edges import outlined
+from vision.token_row_cuts import finer_sized
 
 #: A token with no other token within this many diameters (centre to centre) lies
 #: alone: not in a player's row, even one with a token between not read.
@@ -48,13 +49,14 @@ def tokens_fitted(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[
 
     The mask swells dark discs by the photo's blur, and pieces cut from it are too
     large to match: a row of dark backs on a pale table, cut 20 % large, matched
-    0.38-0.63, and 0.66-0.81 at their size. Only in a square set, where every disc
-    is a token: a round set's packed tiles, fitted so, lost more hearts than they
-    won (a rim among others steps weakly). Only the poor matches, as a fit costs
-    a quarter of a millisecond a piece.
+    0.38-0.63, and 0.66-0.81 at their size. Those still poor are also cut at sizes
+    and places a few per cent apart (:func:`vision.token_row_cuts.finer_sized`): a
+    back of fine rings matches only within about 3 % of its size. Only in splits
+    that read as a row of tokens (:func:`_token_row`), in a square or a round set: a
+    round set's packed tiles, fitted so, lost more hearts than they won (a rim among
+    others steps weakly), but a split with a clear tile is no row. Only the poor
+    matches, as a fit costs a quarter of a millisecond a piece (the finer cuts 1.5 ms).
     """
-    if scoring.tileset.tile_shape == "round":
-        return scored
     # promising (as for alignment) but poor: a die's pip cut as a disc matched
     # nothing (-0.05), and once fitted to its edge, a white token (0.78)
     lowest, least = scoring.config.align_min_score, scoring.config.accept_token_min
@@ -72,7 +74,7 @@ def tokens_fitted(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[
     rows = {
         key
         for key, members in grouped_by_split(scored).items()
-        if all(scoring.is_token(s) for s in members) and any(s.score >= clear for s in members)
+        if _token_row([scoring.is_token(s) for s in members], [s.score for s in members], clear)
     }
     poor = [i for i in poor if (scored[i].candidate.blob, scored[i].candidate.split) in rows]
     if not poor:
@@ -83,6 +85,7 @@ def tokens_fitted(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[
         first = scored[i].cut or scored[i].candidate
         cuts.append(replace(first, quad=fitted_to_edge(frame.image, first.quad, True, framed)))
     again = scoring.realigned(frame.pyramid, scoring.score_structure(frame.pyramid, cuts))
+    again = finer_sized(scoring, frame.pyramid, cuts, again)
     out = list(scored)
     for i, s in zip(poor, again, strict=True):
         if s.score > out[i].score:
@@ -312,6 +315,14 @@ def as_tile(scoring: Scoring, frame: Frame, s: Scored, size_at: SizeModel | None
     if best.score < scoring.config.sure_tile_min or scoring.rejection(best, side) is not None:
         return None
     return best
+
+
+def _token_row(is_token: list[bool], scores: list[float], clear: float) -> bool:
+    """Whether a split's pieces read as a row of tokens: some clearly (its face-up
+    ends), none clearly as a tile; its poor pieces may read as anything (a back cut
+    too large matches a tile's figure better than its own rings)."""
+    clearly = [t for t, score in zip(is_token, scores, strict=True) if score >= clear]
+    return bool(clearly) and all(clearly)
 
 
 def _alone(piece: Scored, tokens: list[Scored]) -> bool:

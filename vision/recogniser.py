@@ -13,7 +13,8 @@ function over arrays:
    rotation (:mod:`vision.model`, :mod:`vision.matching`): which motif (with or
    without heart), token face or token back; :mod:`vision.choosing` — which split of
    each blob explains it best, poor matches rejected, tokens told from tiles by size
-   and company (:mod:`vision.kinds`) and doubtful motifs and turns judged again
+   and company (:mod:`vision.kinds`), a token row's middle cut again from its clear
+   ends (:mod:`vision.token_row_cuts`) and doubtful motifs and turns judged again
    (:mod:`vision.doubts`); then :mod:`vision.searches` — looking again for the
    pieces the object mask missed (by edges, rims, figure bits, lattices);
 5. :mod:`vision.naming` — the frame's light estimated from the matched pieces, then
@@ -33,7 +34,7 @@ import cv2
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from vision import choosing, cuts, doubts, kinds
+from vision import choosing, cuts, doubts, kinds, token_row_cuts
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
 from vision.foreground import downscale, find_foreground
@@ -113,10 +114,11 @@ class Recogniser:
         split = cuts.score_splits(scoring, pyramid, rest)
         scored = cuts.align_promising(scoring, pyramid, singles + split)
         scored = kinds.tokens_fitted(scoring, frame, scored)
+        scored, middles = token_row_cuts.rows_from_ends(scoring, frame, scored)
         scored += beside.complete_blocks(scoring, frame, scored)
         lap("structure")
         chosen, rejected, size_at, turned_down = choosing.choose(
-            scoring, pyramid, scored, calibrated
+            scoring, pyramid, scored, calibrated, middles
         )
         chosen, rejected = doubts.other_motifs(
             scoring, pyramid, chosen, turned_down, rejected, size_at

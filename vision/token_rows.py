@@ -9,6 +9,7 @@ what was read (colours, faces, centres, outlines), so it works for any tile set.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import cv2
@@ -29,6 +30,13 @@ EVEN_SPACING = 0.25
 #: Two neighbours lie on opposite sides of a token when the angle between them is over
 #: 120° (a row may bend a little where a token was pushed in).
 OPPOSITE = -0.5
+#: A group lies in one line when none of it lies further than this many diameters
+#: from the line through it (a grid of the mat's moons lies half a step off).
+STRAIGHT = 0.35
+#: A row's step, as a share of its tokens' diameter (as cut): tokens lie side by side,
+#: up to a tenth apart, and do not overlap; a cut is sized to a tenth (rows on rendered
+#: photos: 0.90-1.15; the deposit mat's moons, two read as faces, 0.83).
+STEP_RANGE = (0.88, 1.2)
 #: The fewest alike tokens side by side that make a print.
 LEAST_COPIES = 3
 
@@ -54,8 +62,43 @@ def as_the_rules_allow(
 
 def printed_copies(tokens: Sequence[TokenDetection]) -> set[int]:
     """Indices of the face-up tokens that are copies of one printed motif: at least
-    three of one colour, each side by side with another, all evenly spaced."""
-    return {i for group in printed_groups(tokens) for i in group}
+    three of one colour, each side by side with another, all evenly spaced, and not
+    the inside of a player's row (see :func:`runs_on_into_a_token`)."""
+    return {
+        i
+        for group in printed_groups(tokens)
+        if not runs_on_into_a_token(tokens, group)
+        for i in group
+    }
+
+
+def runs_on_into_a_token(tokens: Sequence[TokenDetection], group: Sequence[int]) -> bool:
+    """Whether the tokens of ``group`` lie in one line that runs on, side by side past
+    one of its ends, into a token not of the group.
+
+    That is a player's row whose backs were all read as faces of one colour (a back
+    small and blurred enough loses its own pattern and matches a face's outline
+    better; its colour is then a guess, alike along the row): the row's ends lie past
+    the group's, or one end was read as that colour too and the other lies past it.
+    A print's copies (a line or a grid of moons) have only the print round them.
+    """
+    centres = np.array([t.center for t in tokens], dtype=np.float64)
+    diameters = np.array([_diameter(t.polygon) for t in tokens])
+    inside = centres[list(group)]
+    middle = inside.mean(axis=0)
+    axes = np.linalg.svd(inside - middle)[2]
+    along, across = (inside - middle) @ axes[0], (inside - middle) @ axes[1]
+    if np.abs(across).max() > STRAIGHT * float(np.median(diameters[list(group)])):
+        return False  # a grid, or no line at all
+    others = [j for j in range(len(tokens)) if j not in set(group)]
+    for end, outward in ((group[int(np.argmin(along))], -1.0), (group[int(np.argmax(along))], 1.0)):
+        for j in others:
+            offset = centres[j] - centres[end]
+            apart = float(np.linalg.norm(offset))
+            beside = apart <= SIDE_BY_SIDE * (diameters[end] + diameters[j]) / 2
+            if beside and outward * float(offset @ axes[0]) >= -OPPOSITE * apart:
+                return True
+    return False
 
 
 def printed_groups(tokens: Sequence[TokenDetection]) -> list[list[int]]:
@@ -173,3 +216,23 @@ def _groups(linked: np.ndarray) -> list[list[int]]:
             stack.extend(neighbours)
         groups.append(sorted(group))
     return groups
+
+
+def step_counts(length: float, diameter: float) -> list[int]:
+    """The numbers of steps, two or more, that a row ``length`` long between two of
+    its tokens may take, nearest first: each step within :data:`STEP_RANGE` of the
+    tokens' ``diameter``. A token's cut is sized only to a tenth or so, so a long row
+    may take two counts."""
+    shortest, longest = STEP_RANGE
+    lowest = max(2, math.ceil(length / (diameter * longest)))
+    highest = math.floor(length / (diameter * shortest))
+    counts = range(lowest, highest + 1)
+    return sorted(counts, key=lambda n: abs(length / n / diameter - 1))
+
+
+def places_between(start: np.ndarray, end: np.ndarray, steps: int) -> np.ndarray:
+    """The places of a row's tokens between two of them (``start`` and ``end``, not
+    included) ``steps`` steps apart."""
+    start = np.asarray(start, np.float64)
+    span = np.asarray(end, np.float64) - start
+    return start + span * (np.arange(1, steps) / steps)[:, None]

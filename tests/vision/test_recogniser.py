@@ -12,6 +12,7 @@ import vision.cuts as cuts
 import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
+from tests.vision.drawn import ringed_tokens
 from vision.candidates import find_blobs
 from vision.config import VisionConfig
 from vision.evaluate import PhotoScore, evaluate, evaluation_photo, score_photo
@@ -817,3 +818,38 @@ def test_the_backs_the_mask_lost_between_a_row_s_two_ends_are_found_between_them
         *[(None, False)] * 4,
         ("white", True),
     ]
+
+
+def test_a_row_of_small_ringed_backs_is_read_from_its_two_clear_ends(round_set):
+    # 32 px tokens whose backs are fine rings, on a pale table under a soft blur: the
+    # rings are gone, the backs match their own template poorly (and a face or a
+    # tile's figure a little better), the row's split places its discs off the tokens,
+    # and the whole row was turned down with them. Its face-up ends, clear, say where
+    # every token between them lies, and by the rules the middle lies face down.
+    tokens = ringed_tokens()
+    tileset = TileSet(
+        "lantern with ringed tokens",
+        "round",
+        round_set.tile_size_mm,
+        faces=round_set.faces,
+        token_faces=tokens.token_faces,
+        token_back=tokens.token_back,
+    )
+    table = np.full((720, 1280, 3), (200, 200, 196), np.uint8)
+    for k, name in enumerate(["blue-monk", "green-coffin", "yellow-maiden", "red-garlic"]):
+        face = round_set.faces[Tile.parse(name)]
+        paste(table, face, np.array([300.0 + 150 * k, 200.0]), np.array([90.0, 90.0]), 10.0 * k)
+    row = [tokens.token_faces["red"], *[tokens.token_back] * 5, tokens.token_faces["blue"]]
+    for k, sprite in enumerate(row):
+        centre = np.array([400.0 + 32 * k, 450.0 + 9.6 * k])
+        paste(table, sprite, centre, np.array([32.0, 32.0]), 20.0 * k)
+    table = cv2.GaussianBlur(table, (0, 0), 1.5)
+    noise = np.random.default_rng(1).normal(0, 3, table.shape).astype(np.int8)
+    result = Recogniser(tileset).detect(cv2.add(table, noise, dtype=cv2.CV_8U))
+    read = sorted(result.tokens, key=lambda t: t.center[0])
+    assert [(t.colour, t.face_up) for t in read] == [
+        ("red", True),
+        *[(None, False)] * 5,
+        ("blue", True),
+    ]
+    assert [round((t.center[0] - 400) / 32) for t in read] == list(range(7))

@@ -9,9 +9,11 @@ from vision.token_rows import (
     as_the_rules_allow,
     backs_among_unsure,
     backs_in_middles,
+    places_between,
     printed_copies,
     printed_groups,
     row_middles,
+    step_counts,
 )
 
 
@@ -113,3 +115,51 @@ def test_a_print_with_one_copy_not_read_is_still_a_print():
     # the mat's moons on a dim table: the third of four matched no token
     tokens = [_token(100, 200 + 31 * k, "black") for k in (0, 1, 3)]
     assert printed_copies(tokens) == {0, 1, 2}
+
+
+def _unsure(token: TokenDetection, confidence: float = 0.7) -> TokenDetection:
+    return TokenDetection(token.colour, token.face_up, token.center, token.polygon, confidence)
+
+
+def test_alike_faces_between_a_row_s_two_ends_are_its_backs_not_a_print():
+    # a row's small blurred backs all read as one colour's faces: its ends lie past them
+    row = [_token(100, 300, "red")]
+    row += [_unsure(_token(100 + 31 * k, 300, "white")) for k in (1, 2, 3)]
+    row.append(_token(100 + 31 * 4, 300, "blue"))
+    assert printed_copies(row) == set()
+    kept, turned_down = as_the_rules_allow(row, [], doubt=0.9)
+    assert [(t.colour, t.face_up) for t in kept] == [
+        ("red", True),
+        *[(None, False)] * 3,
+        ("blue", True),
+    ]
+    assert turned_down == []
+
+
+def test_alike_faces_running_on_into_a_row_s_other_end_are_its_end_and_backs():
+    # one end read as the backs' colour too: the other end still lies past the group
+    row = [_token(100, 300, "white")]
+    row += [_unsure(_token(100 + 31 * k, 300, "white")) for k in (1, 2, 3)]
+    row.append(_token(100 + 31 * 4, 300, "green"))
+    kept, _ = as_the_rules_allow(row, [], doubt=0.9)
+    assert [(t.colour, t.face_up) for t in kept] == [
+        ("white", True),
+        *[(None, False)] * 3,
+        ("green", True),
+    ]
+
+
+def test_a_print_beside_a_token_off_its_line_is_still_a_print():
+    printed = [_token(100 + 32 * k, 50, "black") for k in range(4)]
+    beside = _token(148, 82, "red")  # below the print's middle, not in its line
+    assert printed_copies([*printed, beside]) == {0, 1, 2, 3}
+
+
+def test_a_row_s_places_lie_a_diameter_apart_between_its_ends():
+    assert step_counts(90.0, 30.0) == [3]
+    assert step_counts(45.0, 30.0) == []  # one and a half diameters: no row
+    assert step_counts(50.0, 30.0) == []  # two discs overlapping between them: no row
+    # a long row's ends, sized to a tenth, allow more counts; the nearest comes first
+    assert step_counts(163.7, 21.5)[:2] == [8, 7]
+    places = places_between(np.array([100.0, 300.0]), np.array([220.0, 300.0]), 4)
+    assert np.allclose(places, [[130, 300], [160, 300], [190, 300]])

@@ -1,0 +1,54 @@
+"""Round pieces the object mask missed, found by their rims (vision/searches/rims.py)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.candidates import Candidate
+from vision.frame import Frame
+from vision.matching import StructureMatch
+from vision.outlines import square_quad
+from vision.pieces import Scored
+from vision.recogniser import Recogniser
+from vision.searches import rims as rim_search
+
+
+def _piece(recogniser: Recogniser, x: float, side: float, score: float, token: bool) -> Scored:
+    """A piece of blob 0's first split at (x, 100), matched to a token or a tile."""
+    quad = square_quad(np.array([x, 100.0]), side / 2, 0.0).astype(np.float32)
+    group = int(np.flatnonzero(recogniser.scoring.token_groups == token)[0])
+    match = StructureMatch(group, 0.0, score, 0.5, group, 0.0)
+    return Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)
+
+
+def test_a_row_of_backs_found_by_their_rims_is_no_print_when_one_rim_steps_unevenly(
+    round_recogniser, monkeypatch
+):
+    # a print's copies go with the one whose rim steps unevenly (an arc of the mat's
+    # moons); a player's row of backs lies side by side and evenly spaced too, but a
+    # print is of faces: one back's blurred ring leaves only that back out
+    rec = round_recogniser
+    back = rec.model.group_names.index("token-back")
+    row = [_piece(rec, 100 + 31 * k, 30, 0.9, True) for k in range(6)]
+    row[1:5] = [replace(s, match=replace(s.match, group=back)) for s in row[1:5]]
+    # four copies of a face printed side by side below, one of them an uneven arc
+    printed = [_piece(rec, 100 + 31 * k, 30, 0.75, True) for k in range(4)]
+    below = np.float32([0, 300])
+    printed = [
+        replace(s, candidate=replace(s.candidate, quad=s.candidate.quad + below)) for s in printed
+    ]
+    uneven = [np.array([162.0, 100.0]), np.array([131.0, 400.0])]
+
+    def evenness(grey, quad, scale, round_):
+        return 0.1 if any(np.allclose(quad.mean(axis=0), u, atol=1) for u in uneven) else 0.9
+
+    monkeypatch.setattr(rim_search, "fitted_to_edge", lambda image, quad, *rest: quad)
+    monkeypatch.setattr(rim_search, "outline_evenness", evenness)
+    pyramid = type("Levels", (), {"levels": [None]})()
+    frame = Frame(None, pyramid, 1.0, None, None, [], None, None)
+    kept = rim_search.not_printed_arcs(rec.scoring, frame, row + printed)
+    assert sorted(s.candidate.center for s in kept) == [
+        (100 + 31 * k, 100) for k in (0, 1, 3, 4, 5)
+    ]

@@ -1,0 +1,220 @@
+"""Token rows cut again where their split read them poorly: the middle of a row from
+its two clear ends (:func:`rows_from_ends`), and a row's poor pieces at sizes and
+places a few per cent apart (:func:`finer_sized`).
+
+A row's split places its discs by the mask's distance peaks and sizes them by the
+mask, which the photo's blur swells; a back of fine rings forgives neither (see
+:mod:`vision.token_scale`). Part of stage 4 of :mod:`vision.recogniser`:
+:func:`vision.kinds.tokens_fitted` cuts a row's poor pieces finely, then
+:func:`rows_from_ends` runs before the splits are chosen, and
+:func:`vision.choosing.choose` keeps the pieces on a row's places whatever their match.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from vision.candidates import Candidate
+from vision.frame import Frame
+from vision.numeric import mean_of
+from vision.outlines import fitted_to_edge, outline_evenness
+from vision.pieces import Scored, distance, shaped_like
+from vision.rectify import Pyramid
+from vision.scoring import Scoring
+from vision.token_rows import places_between, step_counts
+from vision.token_scale import finest_token_sizes
+
+#: A row's places cut between its two ends must read as tokens at least this well on
+#: average (rows of small blurred backs on rendered photos: 0.37-0.8; the mat's moons
+#: between two read as dark faces: 0.20).
+_ROW_PLACES_MIN = 0.3
+
+
+def rows_from_ends(
+    scoring: Scoring, frame: Frame, scored: list[Scored]
+) -> tuple[list[Scored], frozenset[int]]:
+    """The middle of each row of tokens cut again from its two clear ends.
+
+    A row's split places its discs by the mask's distance peaks; along a row of
+    small discs, whose necks are shallow, these drift off the tokens (a row of 30 px
+    backs was cut 13 px off every place, one disc too many) and nothing there
+    matches. Two clear tokens of the split a whole number of steps apart say where
+    every token between them lies (:func:`vision.token_rows.places_between`): each
+    place is cut at their size and tilt and matched as a token (also at sizes and
+    places a few per cent apart, :func:`finer_sized`), and replaces the split's
+    unclear pieces near the line between them, unless one lies on the place and
+    reads better as a token. Returns the pieces, and those on the places (by
+    ``id``), which :func:`vision.choosing.choose` keeps whatever their match.
+
+    The count of steps: the ends' size allows one or two (a long row: sizes are
+    known to a tenth, and rows lie 0.90-1.15 diameters apart); the split's own
+    count of discs between the ends is taken where it is one of them (its discs
+    may lie off their places, but they are as many as the tokens: the ends' size
+    put a row of 8 tokens 1.1 diameters apart at 9), else the count whose places
+    hold the clear tokens between the ends best, else the nearest. How well the
+    places read does not tell: small backs read alike poorly (0.34) on or off them.
+
+    Only in splits whose clear pieces are all tokens, two or more; only between two
+    whose outline steps all round (:func:`vision.outlines.outline_evenness`: the
+    deposit mat's printed moons match a dark face, 0.85, and lie in a line, but are
+    arcs over half a disc); with steps discs can take
+    (:data:`vision.token_rows.STEP_RANGE`: they do not overlap); and where the
+    places read as tokens at least a little (:data:`_ROW_PLACES_MIN`).
+    """
+    clear_min, least = scoring.config.size_anchor_score, scoring.config.accept_token_min
+    pyramid = frame.pyramid
+    members: dict[tuple[int, int], list[int]] = {}
+    for i, s in enumerate(scored):
+        members.setdefault((s.candidate.blob, s.candidate.split), []).append(i)
+    found: list[Scored] = []
+    old: list[int | None] = []  # the piece on each new cut's place, if any
+    dropped: set[int] = set()
+    for index in members.values():
+        clear = [i for i in index if scored[i].score >= clear_min]
+        if len(clear) < 2 or not all(scoring.is_token(scored[i]) for i in clear):
+            continue
+        if all(scored[i].score >= least for i in index):
+            continue
+        row = _longest_row(scored, clear)
+        if row is None:
+            continue
+        a, b, counts = row
+        ends = [scored[a].candidate, scored[b].candidate]
+        if not all(_outlined_token(scoring, frame, c) for c in ends):
+            continue
+        inside = [i for i in index if i not in clear and _near_segment(scored[i], ends)]
+        # the split's own count of discs between the ends, where the ends' size
+        # allows it: a row's tokens lie 1.0-1.1 diameters apart, so the size alone
+        # leaves a long row's count open
+        steps = len(inside) + sum(_near_segment(scored[i], ends) for i in clear) + 1
+        steps = steps if steps in counts else counts[0]
+        if len(inside) < (steps - 1) / 2:
+            continue  # the blob shows no discs there
+        cuts, on = _row_cut(scoring, scored, ends, clear, inside, steps)
+        first = scoring.score_structure(pyramid, cuts, scoring.token_groups)
+        places = finer_sized(scoring, pyramid, cuts, first)
+        if places and mean_of([s.score for s in places]) < _ROW_PLACES_MIN:
+            continue  # nothing like a token there: a print between two copies
+        found += places
+        old += on
+        dropped.update(inside)
+    if not found:
+        return scored, frozenset()
+    kept = {
+        o for o, s in zip(old, found, strict=True) if o is not None and scored[o].score >= s.score
+    }
+    new = [s for o, s in zip(old, found, strict=True) if o is None or o not in kept]
+    middles = frozenset(id(s) for s in new) | frozenset(id(scored[o]) for o in kept)
+    return [s for i, s in enumerate(scored) if i not in dropped or i in kept] + new, middles
+
+
+def finer_sized(
+    scoring: Scoring, pyramid: Pyramid, cuts: list[Candidate], pieces: list[Scored]
+) -> list[Scored]:
+    """Pieces of a token row still matching poorly, cut again at sizes a few per
+    cent apart (:mod:`vision.token_scale`) and kept where one reads as a token
+    better than the piece read before: a back of fine rings forgives no size error."""
+    least = scoring.config.accept_token_min
+    redo = [i for i, s in enumerate(pieces) if s.score < least]
+    bank = scoring.model.bank(True)
+    if not redo or bank is None:
+        return pieces
+    found = finest_token_sizes(
+        pyramid,
+        [cuts[i].quad for i in redo],
+        bank,
+        len(scoring.model.groups),
+        scoring.token_groups,
+        scoring.config.patch_px,
+    )
+    out = list(pieces)
+    for i, (quad, patch, match) in zip(redo, found, strict=False):
+        if scoring.token_groups[match.group] and match.score > out[i].score:
+            c = cuts[i]
+            out[i] = Scored(replace(c, quad=quad), patch, match, pieces[i].cut or c)
+    return out
+
+
+def _outlined_token(scoring: Scoring, frame: Frame, c: Candidate) -> bool:
+    """Whether a token piece's rim steps all round, as a token's does and a printed
+    crescent's does not (see :func:`vision.searches.rims.not_printed_arcs`)."""
+    quad = fitted_to_edge(frame.pyramid.levels[0], c.quad, True)
+    evenness = outline_evenness(frame.grey, quad, frame.scale, True)
+    return evenness >= scoring.config.token_outline_even_min
+
+
+def _row_cut(
+    scoring: Scoring,
+    scored: list[Scored],
+    ends: list[Candidate],
+    clear: list[int],
+    inside: list[int],
+    steps: int,
+) -> tuple[list[Candidate], list[int | None]]:
+    """The pieces of a row ``steps`` steps long between its two ``ends`` at the
+    places no clear piece holds, and the token piece already on each place, if
+    any."""
+    step = distance(ends[0].center, ends[1].center) / steps
+    places = places_between(np.array(ends[0].center), np.array(ends[1].center), steps)
+    cuts: list[Candidate] = []
+    on_place: list[int | None] = []
+    c = ends[0]
+    for p in places:
+        if not all(distance(p, scored[i].candidate.center) > 0.35 * step for i in clear):
+            continue
+        on = [i for i in inside if distance(p, scored[i].candidate.center) <= 0.35 * step]
+        cuts.append(Candidate(shaped_like(ends, p, step), True, c.blob, c.split, c.cover))
+        on_place.append(on[0] if on and scoring.is_token(scored[on[0]]) else None)
+    return cuts, on_place
+
+
+def _longest_row(scored: list[Scored], clear: list[int]) -> tuple[int, int, list[int]] | None:
+    """The two clear tokens furthest apart that a row may join, and the counts of
+    steps it may take between them, likeliest first: those whose places hold every
+    clear token lying between the two (the nearest such first), else those nearest
+    the two tokens' size."""
+    best: tuple[int, int, list[int]] | None = None
+    longest = 0.0
+    for k, a in enumerate(clear):
+        for b in clear[k + 1 :]:
+            ca, cb = scored[a].candidate, scored[b].candidate
+            length = distance(ca.center, cb.center)
+            counts = step_counts(length, (ca.side + cb.side) / 2)
+            between = [
+                np.array(scored[i].candidate.center)
+                for i in clear
+                if i not in (a, b) and _near_segment(scored[i], [ca, cb])
+            ]
+            if between:
+                # the count whose places the clear tokens between lie nearest
+                misfit = {
+                    n: max(
+                        distance(m, _nearest_place(ca.center, cb.center, n, m)) * n / length
+                        for m in between
+                    )
+                    for n in counts
+                }
+                counts = sorted((n for n in counts if misfit[n] <= 0.35), key=misfit.get)
+            if counts and length > longest:
+                best, longest = (a, b, counts), length
+    return best
+
+
+def _nearest_place(
+    start: tuple[float, float], end: tuple[float, float], steps: int, point: np.ndarray
+) -> np.ndarray:
+    """The place of a row ``steps`` steps long from ``start`` to ``end`` nearest ``point``."""
+    places = places_between(np.array(start), np.array(end), steps)
+    return places[int(np.argmin(np.linalg.norm(places - point, axis=1)))]
+
+
+def _near_segment(s: Scored, ends: list[Candidate]) -> bool:
+    """Whether a piece lies between two others, within half their size of the line
+    joining them."""
+    a, b = np.array(ends[0].center), np.array(ends[1].center)
+    span = b - a
+    t = float((np.array(s.candidate.center) - a) @ span / (span @ span))
+    off = float(np.linalg.norm(a + t * span - np.array(s.candidate.center)))
+    return 0.0 < t < 1.0 and off < 0.25 * (ends[0].side + ends[1].side)
