@@ -114,7 +114,8 @@ def choose(
             else:
                 c = s.candidate
                 rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
-                if readable and reason.startswith(("no match", "ambiguous")):
+                again = readable and reason.startswith(("no match", "ambiguous"))
+                if again or _lone_tile_in_doubt(scoring, members, reason):
                     turned_down.append(s)
     chosen, doubles = one_per_place(chosen)
     rejected += doubles
@@ -140,6 +141,26 @@ def _middles_by_the_rules(
         else r
         for s, r in zip(members, reasons, strict=True)
     ]
+
+
+def _lone_tile_in_doubt(scoring: Scoring, members: list[Scored], reason: str) -> bool:
+    """A blob's lone piece turned down as a near tie between two tile motifs while it
+    matches a tile face clearly (``sure_tile_min``): a tile, only its motif in doubt,
+    as much as a piece of a block that reads as tiles (a pinwheel's or a label's
+    shared ground ties its motifs by 0.00-0.02 over the whole face). Only a blob
+    shaped like one tile (split 0: one square, or one disc) and matching a tile face
+    clearly is given that second look: re-aligned with every tile motif, a token
+    matched a vampire tile at 0.84, and a die cut as a disc tied two motifs at 0.84."""
+    (s,) = members if len(members) == 1 else (None,)
+    return (
+        s is not None
+        and s.candidate.split == 0  # its blob shaped like one tile (or token)
+        and reason.startswith("ambiguous")
+        and not scoring.is_token(s)
+        and s.match.runner >= 0
+        and not scoring.token_groups[s.match.runner]
+        and s.score >= scoring.config.sure_tile_min
+    )
 
 
 def _repeated_print(pieces: list[Scored], clear: float) -> bool:

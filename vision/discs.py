@@ -425,6 +425,11 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
         # deep peaks add up to its area too where shadows widen it into a slab
         ranges.append(every)
     patch = grey[y0:y1, x0:x1]
+    # a blob notched where touching discs meet is several discs: its bumpy outline,
+    # bright against the table, can read as one large rim more complete than the faint
+    # rims between pale tiles (a heap of 15 white round tiles, no lone one to size
+    # them by), so one disc is no answer there; a card or a lone disc has no notches
+    least = 2 if _notched(blob) else 1
     best = None
     edges: dict[int, _Rims | None] = {}
     for low, high in ranges:
@@ -432,7 +437,7 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
         if k not in edges:
             edges[k] = _Rims.of(patch, local, k, depth=depth)
         rims = edges[k]
-        found = _best_discs(rims, blob.area, low, high) if rims else None
+        found = _best_discs(rims, blob.area, low, high, least) if rims else None
         if found and (best is None or found[0] > best[0]):
             best = found
         # a row's rims confirm its peaks' size if they find about as many discs as
@@ -471,10 +476,10 @@ def _reduction(smallest_radius: float, least: float = 6.0) -> int:
 
 
 def _best_discs(
-    rims: _Rims, area: float, low: float, high: float
+    rims: _Rims, area: float, low: float, high: float, least: int = 1
 ) -> tuple[float, float, list[tuple[float, float, float]]] | None:
-    """The radius between ``low`` and ``high`` whose discs explain the blob best, as
-    (value, radius, discs); None if none is found.
+    """The radius between ``low`` and ``high`` whose discs (at ``least`` this many)
+    explain the blob best, as (value, radius, discs); None if none is found.
 
     A radius too small finds the artwork's curves but not the many discs the blob
     would then hold; one too large finds no rim at all. Tried in steps of 20 %, then
@@ -485,13 +490,13 @@ def _best_discs(
     coarse = np.geomspace(low, high, max(2, math.ceil(math.log(high / low) / math.log(1.2)) + 1))
     for r in coarse:
         found, value = rims.discs(float(r), area)
-        if found and (best is None or value > best[0]):
+        if len(found) >= least and (best is None or value > best[0]):
             best = (value, float(r), found)
     if best is None:
         return None
     for r in (best[1] / 1.07, best[1] * 1.07):
         found, value = rims.discs(r, area)
-        if found and value > best[0]:
+        if len(found) >= least and value > best[0]:
             best = (value, r, found)
     return best
 

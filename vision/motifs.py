@@ -88,6 +88,25 @@ def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, i
     """For each upright piece's band-passed patch (K×(P+2)×(P+2), a pixel of margin for
     the shifts), the (group, quarter turns) that fits it better than its own motif where
     the two differ, the best such; None where its own motif fits best."""
+    own, other = _fits(padded, pairs)
+    gain = other - own
+    best = gain.argmax(axis=1)
+    return [pairs.challengers[int(b)] if gain[k, b] > 0 else None for k, b in enumerate(best)]
+
+
+def own_fits(padded: np.ndarray, pairs: MotifPairs) -> np.ndarray:
+    """For each upright piece's band-passed patch (as :func:`motif_challenges` takes),
+    how well its own motif fits it where that face differs from another, at the worst
+    other motif: K correlations. Leading every other motif there says only that the
+    others fit worse; a piece cut well off its tile (a crescent of two tiles) can lead
+    them all while fitting none."""
+    own, _ = _fits(padded, pairs)
+    return own.min(axis=1)
+
+
+def _fits(padded: np.ndarray, pairs: MotifPairs) -> tuple[np.ndarray, np.ndarray]:
+    """Each piece's correlation (best shift) with its own face and with the challenger's,
+    on each pair's window: two K×C arrays."""
     size = pairs.size
     shifts = np.stack(
         [
@@ -111,6 +130,4 @@ def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, i
         var = np.maximum(sxx - sx * sx / n, 1e-6) * np.maximum(stt - st * st / n, 1e-6)
         return (cov / np.sqrt(var)).max(axis=1)  # K×C: each pair's best shift
 
-    gain = fit(other, pairs.other_stats) - fit(own, pairs.own_stats)
-    best = gain.argmax(axis=1)
-    return [pairs.challengers[int(b)] if gain[k, b] > 0 else None for k, b in enumerate(best)]
+    return fit(own, pairs.own_stats), fit(other, pairs.other_stats)

@@ -31,3 +31,22 @@ def test_a_piece_turned_down_as_its_split_cut_it_keeps_a_clear_cut_at_its_place(
     chosen, rejected, _, _ = choose(round_recogniser.scoring, None, row + lattice, None)
     assert sorted(round(s.candidate.center[0]) for s in chosen) == [100, 132, 164]
     assert rejected == []
+
+
+def test_a_lone_tile_tied_between_two_motifs_is_offered_for_a_second_look(round_recogniser):
+    # a blob shaped like one round tile (split 0) matching a monk clearly, a coffin by
+    # a hair less (a pinwheel's four wedges are shared by every face); a die cut as a
+    # disc out of a square blob (split 1) ties the same way and is not offered
+    names = round_recogniser.model.group_names
+    monk, coffin = names.index("monk"), names.index("coffin")
+    patch = np.zeros((40, 40, 3), np.float32)
+
+    def lone(x: float, split: int) -> Scored:
+        quad = square_quad(np.array([x, 200.0]), 30.0, 0.0).astype(np.float32)
+        match = StructureMatch(monk, 0.0, 0.9, 0.003, coffin, 0.0)
+        return Scored(Candidate(quad, True, split, split, 1.0), patch, match)
+
+    tile, die = lone(100, 0), lone(300, 1)
+    chosen, rejected, _, turned_down = choose(round_recogniser.scoring, None, [tile, die], None)
+    assert chosen == [] and all(r.reason.startswith("ambiguous") for r in rejected)
+    assert turned_down == [tile]

@@ -258,6 +258,23 @@ def test_tilted_discs_in_a_block_are_found():
     assert len(quads) == 12 and _matched(quads, centres, 5) == 12
 
 
+def test_a_heap_rounded_off_by_its_shadow_is_cut_at_its_discs_not_read_as_one():
+    # pale discs packed in a heap, faint rims between them; the shadow round the heap
+    # rounds its outline off into one large, clear rim, but the outline is still
+    # notched where the discs meet: one disc is no answer for it
+    r = 14
+    centres = [
+        (250 + 2 * r * k + (r if row % 2 else 0), 120 + r * math.sqrt(3) * row)
+        for row in range(4)
+        for k in range(4)
+    ]
+    grey, mask = _scene(centres, r, table=120, face=215, rim=200, seed=6)
+    heap = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (9, 9)))
+    grey[(heap > 0) & (mask == 0)] = 72  # the shadow
+    quads = circle_split(_the_blob(heap), grey, None)
+    assert len(quads) >= 12 and _matched(quads, centres, 4) == len(quads)
+
+
 def test_a_printed_card_gives_no_block_of_discs():
     grey = np.full((360, 640), 90, np.uint8)
     mask = np.zeros((360, 640), np.uint8)

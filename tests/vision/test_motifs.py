@@ -202,3 +202,20 @@ def test_a_poor_match_tied_between_motifs_stays_a_tie(labelled):
     pieces = [Scored(shown.candidate, shown.patch, tie)]
     (read,) = _judged(labelled, pieces)
     assert read.match.runner >= 0
+
+
+def test_a_tie_settled_by_a_piece_its_motif_fits_poorly_stays_a_tie(labelled):
+    # a monk cut 0.4 of a side off its place, that share of the piece a gingham cloth:
+    # the monk still fits it best where the motifs differ, but poorly (0.68)
+    shown = _round_piece(labelled, Motif.MONK, Motif.MONK, 20.0)
+    size = shown.patch.shape[0]
+    rows, cols = np.mgrid[:size, :size]
+    cells = (rows // (size // 8) + cols // (size // 8)) % 2 == 0
+    cloth = np.where(cells[..., None], shown.patch[size // 2, 2], 240.0).astype(np.float32)
+    patch = np.where((cols < 0.4 * size)[..., None], cloth, shown.patch).astype(np.float32)
+    tie = replace(
+        shown.match, margin=0.004, runner=_group(labelled, Motif.COFFIN), runner_turn=20.0
+    )
+    pieces = [Scored(shown.candidate, patch, tie)]
+    (read,) = _judged(labelled, pieces)
+    assert read.group == shown.group and read.match.runner >= 0
