@@ -21,7 +21,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.candidates import Blob, block_outline
+from vision.candidates import Blob, block_outline, line_crossing
 
 BLOCK_MIN = 1.5  # tiles across from which a blob is a block
 SAMPLES = 48  # points along a side
@@ -82,7 +82,8 @@ def sides_on_edges(outline: np.ndarray, mask: np.ndarray, grey: np.ndarray) -> n
             moved.append((start, end))
             continue
         moved.append((start + ends[best, 0] * normal, end + ends[best, 1] * normal))
-    corners = [_crossing(moved[k - 1], moved[k]) for k in range(4)]
+    lines = [(start, end - start) for start, end in moved]
+    corners = [line_crossing(lines[k - 1], lines[k]) for k in range(4)]
     if any(c is None for c in corners):
         return outline
     return np.array(corners, np.float32)
@@ -132,16 +133,3 @@ def _steadiness(
     across = np.abs(seen[:, 2:].astype(np.float32) - seen[:, :-2])
     at = np.rint(ends[:, :1] + (ends[:, 1:] - ends[:, :1]) * t).astype(int)  # E×SAMPLES
     return np.median(across[np.arange(SAMPLES), at], axis=1)
-
-
-def _crossing(
-    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
-) -> np.ndarray | None:
-    """Where the lines through two sides cross, or None if they are (nearly) parallel."""
-    d, e = a[1] - a[0], b[1] - b[0]
-    det = e[0] * d[1] - d[0] * e[1]
-    if abs(det) < 1e-6:
-        return None
-    r = b[0] - a[0]
-    s = (e[0] * r[1] - r[0] * e[1]) / det
-    return a[0] + s * d

@@ -272,7 +272,7 @@ def single_outline(blob: Blob) -> np.ndarray:
             lines.append((np.array([x0[0], y0[0]]), np.array([vx[0], vy[0]])))
         if len(lines) < 4:
             continue
-        crossings = [_intersect(lines[k - 1], lines[k]) for k in range(4)]
+        crossings = [line_crossing(lines[k - 1], lines[k]) for k in range(4)]
         if any(c is None for c in crossings):
             continue
         quad = order_corners(np.array(crossings, np.float32))
@@ -304,7 +304,7 @@ def block_outline(blob: Blob) -> np.ndarray:
         for extreme in (offsets[near].min(), offsets[near].max()):
             chosen = near & (np.abs(offsets - extreme) <= 0.12 * spread)
             lines.append(_fit_line(starts[chosen], ends[chosen], lengths[chosen]))
-    corners = [_intersect(lines[i], lines[j]) for i, j in ((0, 2), (0, 3), (1, 3), (1, 2))]
+    corners = [line_crossing(lines[i], lines[j]) for i, j in ((0, 2), (0, 3), (1, 3), (1, 2))]
     if any(c is None for c in corners):
         return order_corners(cv2.boxPoints(blob.box))
     quad = order_corners(np.array(corners, np.float32))
@@ -353,7 +353,7 @@ def _fit_line(
     return centre, vectors[:, int(np.argmax(values))]
 
 
-def _intersect(
+def line_crossing(
     a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
 ) -> np.ndarray | None:
     """Where two lines (point, direction) cross, or None if they are (nearly) parallel.
