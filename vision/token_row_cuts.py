@@ -19,10 +19,10 @@ import numpy as np
 from vision.candidates import Candidate
 from vision.frame import Frame
 from vision.numeric import mean_of
-from vision.outlines import fitted_to_edge, outline_evenness
 from vision.pieces import Scored, distance, shaped_like
 from vision.rectify import Pyramid
 from vision.scoring import Scoring
+from vision.searches.rims import rim_steps_all_round
 from vision.token_rows import places_between, step_counts
 from vision.token_scale import finest_token_sizes
 
@@ -57,7 +57,7 @@ def rows_from_ends(
     places read does not tell: small backs read alike poorly (0.34) on or off them.
 
     Only in splits whose clear pieces are all tokens, two or more; only between two
-    whose outline steps all round (:func:`vision.outlines.outline_evenness`: the
+    whose rim steps all round (:func:`vision.searches.rims.rim_steps_all_round`: the
     deposit mat's printed moons match a dark face, 0.85, and lie in a line, but are
     arcs over half a disc); with steps discs can take
     (:data:`vision.token_rows.STEP_RANGE`: they do not overlap); and where the
@@ -81,9 +81,9 @@ def rows_from_ends(
         if row is None:
             continue
         a, b, counts = row
-        ends = [scored[a].candidate, scored[b].candidate]
-        if not all(_outlined_token(scoring, frame, c) for c in ends):
+        if not all(rim_steps_all_round(scoring, frame, scored[e]) for e in (a, b)):
             continue
+        ends = [scored[a].candidate, scored[b].candidate]
         inside = [i for i in index if i not in clear and _near_segment(scored[i], ends)]
         # the split's own count of discs between the ends, where the ends' size
         # allows it: a row's tokens lie 1.0-1.1 diameters apart, so the size alone
@@ -135,14 +135,6 @@ def finer_sized(
             c = cuts[i]
             out[i] = Scored(replace(c, quad=quad), patch, match, pieces[i].cut or c)
     return out
-
-
-def _outlined_token(scoring: Scoring, frame: Frame, c: Candidate) -> bool:
-    """Whether a token piece's rim steps all round, as a token's does and a printed
-    crescent's does not (see :func:`vision.searches.rims.not_printed_arcs`)."""
-    quad = fitted_to_edge(frame.pyramid.levels[0], c.quad, True)
-    evenness = outline_evenness(frame.grey, quad, frame.scale, True)
-    return evenness >= scoring.config.token_outline_even_min
 
 
 def _row_cut(

@@ -92,6 +92,15 @@ def look_again(
     return displaced(chosen, one_per_place(found)[0])
 
 
+def rim_steps_all_round(scoring: Scoring, frame: Frame, s: Scored) -> bool:
+    """Whether a round piece's rim, fitted to its edge, steps all round
+    (:func:`vision.outlines.outline_evenness` at least ``token_outline_even_min``), as
+    a token's does and a printed crescent's, an arc over half a rim, does not."""
+    quad = fitted_to_edge(frame.pyramid.levels[0], s.candidate.quad, True)
+    evenness = outline_evenness(frame.grey, quad, frame.scale, True)
+    return evenness >= scoring.config.token_outline_even_min
+
+
 def not_printed_arcs(scoring: Scoring, frame: Frame, found: list[Scored]) -> list[Scored]:
     """The tokens found by their rims, less the printed arcs among them.
 
@@ -104,16 +113,7 @@ def not_printed_arcs(scoring: Scoring, frame: Frame, found: list[Scored]) -> lis
     they go with it: else one copy left of three is reported as a token, where
     the three together would have been turned down as a print.
     """
-    least = scoring.config.token_outline_even_min
-    image = frame.pyramid.levels[0]
-    uneven = {
-        k
-        for k, s in enumerate(found)
-        if outline_evenness(
-            frame.grey, fitted_to_edge(image, s.candidate.quad, True), frame.scale, True
-        )
-        < least
-    }
+    uneven = {k for k, s in enumerate(found) if not rim_steps_all_round(scoring, frame, s)}
     if not uneven:
         return found
     # only faces are a print's copies: a player's row of backs lies side by side and
