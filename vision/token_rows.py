@@ -82,8 +82,7 @@ def runs_on_into_a_token(tokens: Sequence[TokenDetection], group: Sequence[int])
     the group's, or one end was read as that colour too and the other lies past it.
     A print's copies (a line or a grid of moons) have only the print round them.
     """
-    centres = np.array([t.center for t in tokens], dtype=np.float64)
-    diameters = np.array([_diameter(t.polygon) for t in tokens])
+    centres, diameters, offsets, apart, beside = _side_by_side(tokens)
     inside = centres[list(group)]
     middle = inside.mean(axis=0)
     axes = np.linalg.svd(inside - middle)[2]
@@ -93,10 +92,8 @@ def runs_on_into_a_token(tokens: Sequence[TokenDetection], group: Sequence[int])
     others = [j for j in range(len(tokens)) if j not in set(group)]
     for end, outward in ((group[int(np.argmin(along))], -1.0), (group[int(np.argmax(along))], 1.0)):
         for j in others:
-            offset = centres[j] - centres[end]
-            apart = float(np.linalg.norm(offset))
-            beside = apart <= SIDE_BY_SIDE * (diameters[end] + diameters[j]) / 2
-            if beside and outward * float(offset @ axes[0]) >= -OPPOSITE * apart:
+            ahead = outward * float(offsets[end, j] @ axes[0]) >= -OPPOSITE * apart[end, j]
+            if beside[end, j] and ahead:
                 return True
     return False
 
@@ -164,18 +161,28 @@ def row_middles(tokens: Sequence[TokenDetection]) -> set[int]:
     down), so a face read there is a back unless it is read clearly."""
     if len(tokens) < 3:
         return set()
-    centres = np.array([t.center for t in tokens], dtype=np.float64)
-    diameters = np.array([_diameter(t.polygon) for t in tokens])
-    offsets = centres[None] - centres[:, None]  # [i, j]: from i to j
-    apart = np.linalg.norm(offsets, axis=2)
-    np.fill_diagonal(apart, np.inf)
-    beside = apart <= SIDE_BY_SIDE * (diameters[:, None] + diameters[None]) / 2
+    _, _, offsets, apart, beside = _side_by_side(tokens)
     middles = set()
     for i in range(len(tokens)):
         ways = offsets[i, beside[i]] / apart[i, beside[i], None]
         if len(ways) >= 2 and float((ways @ ways.T).min()) <= OPPOSITE:
             middles.add(i)
     return middles
+
+
+def _side_by_side(
+    tokens: Sequence[TokenDetection],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tokens' centres and diameters, the offsets between them (``[i, j]``: from
+    ``i`` to ``j``) and their lengths (infinite from a token to itself), and which
+    pairs lie side by side (:data:`SIDE_BY_SIDE`)."""
+    centres = np.array([t.center for t in tokens], dtype=np.float64)
+    diameters = np.array([_diameter(t.polygon) for t in tokens])
+    offsets = centres[None] - centres[:, None]
+    apart = np.linalg.norm(offsets, axis=2)
+    np.fill_diagonal(apart, np.inf)
+    beside = apart <= SIDE_BY_SIDE * (diameters[:, None] + diameters[None]) / 2
+    return centres, diameters, offsets, apart, beside
 
 
 def _diameter(polygon: np.ndarray) -> float:
