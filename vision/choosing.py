@@ -156,10 +156,7 @@ def _lone_tile_in_doubt(scoring: Scoring, members: list[Scored], reason: str) ->
         s is not None
         and s.candidate.split == 0  # its blob shaped like one tile (or token)
         and reason.startswith("ambiguous")
-        and not scoring.is_token(s)
-        and s.match.runner >= 0
-        and not scoring.token_groups[s.match.runner]
-        and s.score >= scoring.config.sure_tile_min
+        and scoring.tile_tied_with_tile(s)
     )
 
 

@@ -207,16 +207,13 @@ def near_ties_settled(
     """
     config = scoring.config
     still = {r.center for r in rejected}
-    tiles = ~scoring.token_groups
     tied = [
         s
         for s in turned_down
         if s.candidate.center in still
         and s.group in scoring.motif_pairs[s.candidate.round]
-        and s.match.runner >= 0
-        and tiles[s.match.runner]
+        and scoring.tile_tied_with_tile(s)
         and s.margin < config.accept_margin_min
-        and s.score >= config.sure_tile_min  # a tile, only its motif in doubt
     ]
     if not tied:
         return chosen, rejected
@@ -249,16 +246,10 @@ def clear_ties(scoring: Scoring, before: list[Scored], judged: list[Scored]) -> 
     its motif fitted it at 0.70. Its motif must fit it there as well as a clear
     structure match fits a whole face (``sure_tile_min``); on three sets' hard photos
     every upheld tile on its place fitted at 0.82 or better."""
-    tiles = ~scoring.token_groups
     tied = [
         n
         for n, s in enumerate(judged)
-        if s.score >= scoring.config.sure_tile_min
-        and tiles[s.group]
-        and s.match.runner >= 0
-        and tiles[s.match.runner]
-        and s.margin < CLEAR_LEAD
-        and scoring.lead(s) < CLEAR_LEAD
+        if scoring.tile_tied_with_tile(s) and s.margin < CLEAR_LEAD and scoring.lead(s) < CLEAR_LEAD
     ]
     moved = [n for n in tied if judged[n] is not before[n]]
     rejudged = motifs_where_they_differ(scoring, [judged[n] for n in moved])

@@ -163,6 +163,18 @@ class Scoring:
     def is_token(self, s: Scored) -> bool:
         return bool(self.token_groups[s.group])
 
+    def tile_tied_with_tile(self, s: Scored) -> bool:
+        """Whether a piece matches a tile face clearly (``sure_tile_min``) and its
+        runner-up is another tile motif: a tile, only its motif in doubt (the near-tie
+        steps of :mod:`vision.doubts` and :mod:`vision.choosing` look at no other)."""
+        runner = s.match.runner
+        return (
+            s.score >= self.config.sure_tile_min
+            and not self.token_groups[s.group]
+            and runner >= 0
+            and not self.token_groups[runner]
+        )
+
     def kept(
         self,
         frame: Frame,
