@@ -1,6 +1,6 @@
 """What the tests that draw their own tile art share: a plain palette of the five
-tile colours (BGR), strong enough to read under any of the tests' lamps, and a token
-set whose backs are fine rings."""
+tile colours (BGR), strong enough to read under any of the tests' lamps, a token
+set whose backs are fine rings, and a matched piece placed by hand."""
 
 from __future__ import annotations
 
@@ -8,6 +8,11 @@ import cv2
 import numpy as np
 
 from companion.bitenight.tiles import Colour
+from vision.candidates import Candidate
+from vision.matching import StructureMatch
+from vision.outlines import square_quad
+from vision.pieces import Scored
+from vision.recogniser import Recogniser
 from vision.tileset import TileSet
 
 COLOURS = {
@@ -45,3 +50,13 @@ def ringed_tokens() -> TileSet:
     for r in (0.15, 0.27, 0.39):
         cv2.circle(back, (_N // 2, _N // 2), int(r * _N), (205, 205, 210), 6, cv2.LINE_AA)
     return TileSet("rings", "round", 40, token_faces=faces, token_back=_disc(back))
+
+
+def placed_piece(
+    recogniser: Recogniser, x: float, side: float, score: float, token: bool
+) -> Scored:
+    """A piece of blob 0's first split at (x, 100), matched to a token or a tile."""
+    quad = square_quad(np.array([x, 100.0]), side / 2, 0.0).astype(np.float32)
+    group = int(np.flatnonzero(recogniser.scoring.token_groups == token)[0])
+    match = StructureMatch(group, 0.0, score, 0.5, group, 0.0)
+    return Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)

@@ -6,21 +6,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.candidates import Candidate
+from tests.vision.drawn import placed_piece
 from vision.frame import Frame
-from vision.matching import StructureMatch
-from vision.outlines import square_quad
-from vision.pieces import Scored
-from vision.recogniser import Recogniser
 from vision.searches import rims as rim_search
-
-
-def _piece(recogniser: Recogniser, x: float, side: float, score: float, token: bool) -> Scored:
-    """A piece of blob 0's first split at (x, 100), matched to a token or a tile."""
-    quad = square_quad(np.array([x, 100.0]), side / 2, 0.0).astype(np.float32)
-    group = int(np.flatnonzero(recogniser.scoring.token_groups == token)[0])
-    match = StructureMatch(group, 0.0, score, 0.5, group, 0.0)
-    return Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)
 
 
 def test_a_row_of_backs_found_by_their_rims_is_no_print_when_one_rim_steps_unevenly(
@@ -31,10 +19,10 @@ def test_a_row_of_backs_found_by_their_rims_is_no_print_when_one_rim_steps_uneve
     # print is of faces: one back's blurred ring leaves only that back out
     rec = round_recogniser
     back = rec.model.group_names.index("token-back")
-    row = [_piece(rec, 100 + 31 * k, 30, 0.9, True) for k in range(6)]
+    row = [placed_piece(rec, 100 + 31 * k, 30, 0.9, True) for k in range(6)]
     row[1:5] = [replace(s, match=replace(s.match, group=back)) for s in row[1:5]]
     # four copies of a face printed side by side below, one of them an uneven arc
-    printed = [_piece(rec, 100 + 31 * k, 30, 0.75, True) for k in range(4)]
+    printed = [placed_piece(rec, 100 + 31 * k, 30, 0.75, True) for k in range(4)]
     below = np.float32([0, 300])
     printed = [
         replace(s, candidate=replace(s.candidate, quad=s.candidate.quad + below)) for s in printed
