@@ -26,6 +26,10 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
   figure, a white heart outlined dark in the top corner.
 * ``moonrise``: round; the colour as ground, a pale full moon behind a dark filled
   figure, a dark outline heart low beside it.
+* ``quilt``: square; a four-by-four checker of the colour and cream, a thick black
+  outline figure, a black heart in a white disc in the lower left corner.
+* ``compass``: round; white, a coloured band round the rim, the figure filled in the
+  colour, the heart a white heart cut out of the band at the top.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -520,6 +524,73 @@ def _token_g(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- quilt and compass ----------------------------------------------------------------------
+
+_COL_H: dict[Colour, BGR] = {
+    Colour.BLUE: (175, 100, 40),
+    Colour.RED: (55, 45, 190),
+    Colour.YELLOW: (45, 195, 240),
+    Colour.GREEN: (75, 165, 80),
+    Colour.PURPLE: (145, 55, 135),
+}
+_TOK_H = _token_palette(_COL_H, black=(28, 28, 32), white=(240, 242, 240))
+
+
+def _quilt(tile: Tile) -> np.ndarray:
+    n = PX * S
+    cell = n // 4
+    img = np.full((n, n, 3), (225, 235, 240), np.uint8)
+    for i in range(4):
+        for j in range(4):
+            if (i + j) % 2 == 0:
+                img[i * cell : (i + 1) * cell, j * cell : (j + 1) * cell] = _COL_H[tile.colour]
+    _silhouette(img, tile.motif, n, (20, 20, 20), fill=False, thick=5 * S)
+    if tile.heart:
+        cv2.circle(img, (int(0.15 * n), int(0.85 * n)), int(0.1 * n), (250, 250, 250), -1, _AA)
+        _heart(img, int(0.15 * n), int(0.85 * n), 8 * S, (20, 20, 20))
+    return _shrunk(img)
+
+
+def _compass(tile: Tile) -> np.ndarray:
+    n = PX * S
+    c = n // 2
+    img = np.full((n, n, 3), (246, 246, 244), np.uint8)
+    cv2.circle(img, (c, c), c, _COL_H[tile.colour], -1, _AA)
+    cv2.circle(img, (c, c), int(0.38 * n), (246, 246, 244), -1, _AA)
+    img[_shrunk_figure(tile.motif, n, 0.7)] = _COL_H[tile.colour]
+    if tile.heart:
+        _heart(img, c, int(0.06 * n), 7 * S, (246, 246, 244))
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_h(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    if colour is None:
+        img = np.full((n, n, 3), (70, 70, 75), np.uint8)
+        w = int(0.08 * n)
+        cv2.line(
+            img,
+            (int(0.25 * n), int(0.25 * n)),
+            (int(0.75 * n), int(0.75 * n)),
+            (225, 225, 225),
+            w,
+            _AA,
+        )
+        cv2.line(
+            img,
+            (int(0.75 * n), int(0.25 * n)),
+            (int(0.25 * n), int(0.75 * n)),
+            (225, 225, 225),
+            w,
+            _AA,
+        )
+    else:
+        img = np.full((n, n, 3), colour, np.uint8)
+        star = _star(n, 0.3, 0.13).astype(np.int32)
+        cv2.fillPoly(img, [star], (245, 245, 245), _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -540,6 +611,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "sticker": ("round", _sticker, _token_f, _TOK_F),
     "inkwash": ("square", _inkwash, _token_g, _TOK_G),
     "moonrise": ("round", _moonrise, _token_g, _TOK_G),
+    "quilt": ("square", _quilt, _token_h, _TOK_H),
+    "compass": ("round", _compass, _token_h, _TOK_H),
 }
 
 
