@@ -30,6 +30,10 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
   outline figure, a black heart in a white disc in the lower left corner.
 * ``compass``: round; white, a coloured band round the rim, the figure filled in the
   colour, the heart a white heart cut out of the band at the top.
+* ``glow``: square; the colour bright in the middle and dark at the edges, a white
+  filled figure outlined black, a black heart at the top middle.
+* ``hatch``: round; white hatched with diagonal lines of the colour, a black filled
+  figure, a red heart on the right whatever the colour.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -591,6 +595,56 @@ def _token_h(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- glow and hatch -------------------------------------------------------------------------
+
+_COL_I: dict[Colour, BGR] = {
+    Colour.BLUE: (185, 105, 35),
+    Colour.RED: (45, 40, 205),
+    Colour.YELLOW: (55, 210, 235),
+    Colour.GREEN: (60, 175, 90),
+    Colour.PURPLE: (160, 60, 145),
+}
+_TOK_I = _token_palette(_COL_I, black=(25, 25, 25), white=(238, 240, 240))
+
+
+def _glow(tile: Tile) -> np.ndarray:
+    n = PX * S
+    yy, xx = np.mgrid[0:n, 0:n] / n - 0.5
+    light = np.clip(1.25 - 1.1 * np.hypot(xx, yy), 0.45, 1.2)[..., None]
+    img = np.clip(np.array(_COL_I[tile.colour], np.float32) * light, 0, 255).astype(np.uint8)
+    _silhouette(img, tile.motif, n, (15, 15, 15), fill=False, thick=6 * S)
+    _silhouette(img, tile.motif, n, (250, 250, 250))
+    if tile.heart:
+        _heart(img, n // 2, int(0.1 * n), 8 * S, (15, 15, 15))
+    return _shrunk(img)
+
+
+def _hatch(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = np.full((n, n, 3), (248, 248, 248), np.uint8)
+    step = n // 12
+    for k in range(-n, 2 * n, step):
+        cv2.line(img, (k, 0), (k + n, n), _COL_I[tile.colour], 4 * S, _AA)
+    _silhouette(img, tile.motif, n, (25, 25, 25))
+    if tile.heart:
+        _heart(img, int(0.84 * n), n // 2, 8 * S, (40, 40, 215))
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_i(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        img = np.full((n, n, 3), (236, 236, 232), np.uint8)
+        q = int(0.2 * n)
+        cv2.rectangle(img, (c - q, c - q), (c + q, c + q), (30, 30, 30), 4 * S, _AA)
+    else:
+        img = np.full((n, n, 3), (30, 30, 30), np.uint8)
+        cv2.circle(img, (c, c), int(0.4 * n), colour, int(0.12 * n), _AA)
+        cv2.circle(img, (c, c), int(0.12 * n), colour, -1, _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -613,6 +667,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "moonrise": ("round", _moonrise, _token_g, _TOK_G),
     "quilt": ("square", _quilt, _token_h, _TOK_H),
     "compass": ("round", _compass, _token_h, _TOK_H),
+    "glow": ("square", _glow, _token_i, _TOK_I),
+    "hatch": ("round", _hatch, _token_i, _TOK_I),
 }
 
 
