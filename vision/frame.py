@@ -36,3 +36,13 @@ class Frame:
     periods: tuple[np.ndarray, ...] | None
     #: Where a checked cloth stops repeating itself (:attr:`vision.foreground.Foreground.broken`).
     broken: np.ndarray | None
+
+    def __post_init__(self) -> None:
+        """Lock the arrays: every stage and search reads them, so one that wrote into
+        them in place would change what the stages after it see, and a frame would
+        read differently depending on what ran before. A write now raises instead."""
+        levels = getattr(self.pyramid, "levels", ())
+        periods = self.periods or ()
+        for array in (self.image, self.grey, self.mask, self.broken, *levels, *periods):
+            if isinstance(array, np.ndarray):
+                array.flags.writeable = False
