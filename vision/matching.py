@@ -176,8 +176,12 @@ def _screened_group_bests(
     best_turn = np.zeros((len(vectors), n_groups))
     if not len(key):
         return per_group, best_turn  # every group left out
-    order = np.lexsort((cols, -scores, key))
-    first = order[np.r_[True, key[order[1:]] != key[order[:-1]]]]
+    # the entries come patch by patch and, within a patch, in the templates' order, which
+    # runs group by group: each (patch, group) is one run of entries, no sort needed
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    best = np.maximum.reduceat(scores, starts)
+    hits = np.flatnonzero(scores == np.repeat(best, np.diff(np.r_[starts, len(key)])))
+    first = hits[np.r_[True, key[hits[1:]] != key[hits[:-1]]]]
     per_group.flat[key[first]] = scores[first]
     best_turn.flat[key[first]] = screen.turn[cols[first]]
     return per_group, best_turn
