@@ -9,9 +9,8 @@ object mask missed.
 
 from __future__ import annotations
 
-import numpy as np
-
 from vision.kinds import kind_by_size
+from vision.numeric import mean_of, median_of
 from vision.pieces import (
     Scored,
     SizeModel,
@@ -66,7 +65,7 @@ def choose(
         reasons = verdicts(members)
         # the pieces of one blob are alike in size (a row of tokens, a block of tiles);
         # a small one is a corner or a neck of something else
-        typical = float(np.median([s.candidate.side for s in members]))
+        typical = median_of([s.candidate.side for s in members])
         reasons = [
             r or ("smaller than the rest of its blob" if s.candidate.side < 0.6 * typical else None)
             for s, r in zip(members, reasons, strict=True)
@@ -81,7 +80,7 @@ def choose(
         accepted = [
             max(s.score, 0.0) if r is None else 0.0 for s, r in zip(members, reasons, strict=True)
         ]
-        value = float(np.mean(accepted)) * members[0].candidate.cover
+        value = mean_of(accepted) * members[0].candidate.cover
         if (
             blob not in final
             or value > final[blob][0]
@@ -94,6 +93,10 @@ def choose(
     chosen: list[Scored] = []
     rejected: list[RejectedCandidate] = []
     turned_down: list[Scored] = []
+    # a piece's better cut lies in its own blob: looked for there, not among all pieces
+    in_blob: dict[int, list[Scored]] = {}
+    for s in scored:
+        in_blob.setdefault(s.candidate.blob, []).append(s)
     for _, members, reasons in final.values():
         # a piece turned down in a block that otherwise reads as tiles
         readable = sum(r is None for r in reasons) >= scoring.config.split_accept_share * len(
@@ -105,7 +108,7 @@ def choose(
             # turned down as cut here (a pale token at a row's end, cut off its
             # place by the row's split and matched under the least, lies clearly
             # on the row's lattice), unless its whole split was turned down
-            better = best_in_place(s, scored)
+            better = best_in_place(s, in_blob[s.candidate.blob])
             side = size_at(better.candidate.center) if size_at else None
             clear = better.score >= scoring.config.size_anchor_score
             clear = clear and not scoring.rejection(better, side)

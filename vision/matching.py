@@ -167,17 +167,25 @@ def _screened_group_bests(
     rows, cols = np.nonzero(approx >= np.repeat(bar, screen.sizes, axis=1))
     scores = np.empty(len(cols), np.float32)
     bounds = np.searchsorted(rows, np.arange(len(vectors) + 1))
+    # each patch's templates gathered into one buffer: a fresh array per patch (a
+    # megabyte on a round bank) cost more in new memory than the product
+    gathered = np.empty((int(np.diff(bounds).max(initial=0)), screen.rows.shape[1]), np.float32)
     for i in range(len(vectors)):
         a, b = bounds[i], bounds[i + 1]
-        scores[a:b] = screen.rows[cols[a:b]] @ vectors[i]
+        rows_i = np.take(screen.rows, cols[a:b], axis=0, out=gathered[: b - a], mode="clip")
+        scores[a:b] = rows_i @ vectors[i]
     # per (patch, group): the highest score, the first template on a tie (as argmax)
     key = rows * n_groups + screen.group[cols]
     per_group = np.full((len(vectors), n_groups), -1.0, np.float32)
     best_turn = np.zeros((len(vectors), n_groups))
     if not len(key):
         return per_group, best_turn  # every group left out
-    order = np.lexsort((cols, -scores, key))
-    first = order[np.r_[True, key[order[1:]] != key[order[:-1]]]]
+    # the entries come patch by patch and, within a patch, in the templates' order, which
+    # runs group by group: each (patch, group) is one run of entries, no sort needed
+    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+    best = np.maximum.reduceat(scores, starts)
+    hits = np.flatnonzero(scores == np.repeat(best, np.diff(np.r_[starts, len(key)])))
+    first = hits[np.r_[True, key[hits[1:]] != key[hits[:-1]]]]
     per_group.flat[key[first]] = scores[first]
     best_turn.flat[key[first]] = screen.turn[cols[first]]
     return per_group, best_turn

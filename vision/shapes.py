@@ -167,12 +167,21 @@ def _peaks(
     peaks = (best >= least) & (score >= cv2.dilate(score, np.ones((reach, reach), np.uint8)))
     ys, xs = np.nonzero(peaks)
     found: list[tuple[float, np.ndarray, float]] = []
-    kept: list[tuple[int, int]] = []
+    # the places within ``half`` of a peak are marked as it is kept: a plateau's
+    # thousands of places are each looked up once, not measured against every peak
+    taken = np.zeros(best.shape, bool)
+    r = math.ceil(half)
+    offsets = np.arange(-r, r + 1)
+    disc = offsets[:, None] ** 2 + offsets[None, :] ** 2 < half**2
     for k in np.argsort(-score[ys, xs], kind="stable").tolist():
         x, y = int(xs[k]), int(ys[k])
-        if any((x - a) ** 2 + (y - b) ** 2 < half**2 for a, b in kept):
+        if taken[y, x]:
             continue
-        kept.append((x, y))
+        top, left = max(y - r, 0), max(x - r, 0)
+        bottom, right = min(y + r + 1, best.shape[0]), min(x + r + 1, best.shape[1])
+        taken[top:bottom, left:right] |= disc[
+            top - y + r : bottom - y + r, left - x + r : right - x + r
+        ]
         place = (np.array([x, y], np.float64) + 0.5) * shrink - 0.5 + origin
         found.append((math.floor(best[y, x]) / 255, place, float(turn[y, x])))
     return found
