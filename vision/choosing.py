@@ -25,6 +25,11 @@ from vision.scoring import Scoring
 
 #: Why the pieces of a split mostly turned down are all turned down.
 _NOT_TILES = "part of something that is not tiles"
+#: A blob that one disc of a split covers this share of holds one round object...
+_ONE_DISC_COVER = 0.8
+#: ...a tile, in doubt only as to its motif, where that disc is this share of a tile's
+#: side at its place (a lone tile's blob is cut within a tenth or so of its size).
+_ONE_DISC_SIZE = (0.8, 1.25)
 
 
 def choose(
@@ -118,7 +123,8 @@ def choose(
                 c = s.candidate
                 rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
                 again = readable and reason.startswith(("no match", "ambiguous"))
-                if again or _lone_tile_in_doubt(scoring, members, reason):
+                at = size_at(c.center) if size_at else None
+                if again or _lone_tile_in_doubt(scoring, members, reason, at):
                     turned_down.append(s)
     chosen, doubles = one_per_place(chosen)
     rejected += doubles
@@ -146,20 +152,31 @@ def _middles_by_the_rules(
     ]
 
 
-def _lone_tile_in_doubt(scoring: Scoring, members: list[Scored], reason: str) -> bool:
+def _lone_tile_in_doubt(
+    scoring: Scoring, members: list[Scored], reason: str, side: float | None
+) -> bool:
     """A blob's lone piece turned down as a near tie between two tile motifs while it
     matches a tile face clearly (``sure_tile_min``): a tile, only its motif in doubt,
     as much as a piece of a block that reads as tiles (a pinwheel's or a label's
     shared ground ties its motifs by 0.00-0.02 over the whole face). Only a blob
-    shaped like one tile (split 0: one square, or one disc) and matching a tile face
-    clearly is given that second look: re-aligned with every tile motif, a token
-    matched a vampire tile at 0.84, and a die cut as a disc tied two motifs at 0.84."""
+    holding one tile is given that second look: re-aligned with every tile motif, a
+    token matched a vampire tile at 0.84, and a die cut as a disc tied two motifs at
+    0.84. The blob is shaped like one tile (split 0: one square, or one disc), or a
+    split explains it by one disc of a tile's size at its place (``side``): a round
+    tile on a gingham takes on a corner of a cell and fills its box as a die's rounded
+    square does (compass seed 7 #3: 0.82-0.84 of it, over a disc's 0.82), but a die
+    cut as a disc is 0.69 of a tile's side, the blur swelling its half."""
     (s,) = members if len(members) == 1 else (None,)
+    if s is None or not reason.startswith("ambiguous") or not scoring.tile_tied_with_tile(s):
+        return False
+    c = s.candidate
+    if c.split == 0:
+        return True
     return (
-        s is not None
-        and s.candidate.split == 0  # its blob shaped like one tile (or token)
-        and reason.startswith("ambiguous")
-        and scoring.tile_tied_with_tile(s)
+        c.round
+        and c.cover >= _ONE_DISC_COVER
+        and side is not None
+        and _ONE_DISC_SIZE[0] <= c.side / side <= _ONE_DISC_SIZE[1]
     )
 
 

@@ -265,8 +265,20 @@ def clear_ties(scoring: Scoring, before: list[Scored], judged: list[Scored]) -> 
     for n, fit in zip(upheld, fits, strict=True):
         s = judged[n]
         if fit >= scoring.config.sure_tile_min:
-            out[n] = Scored(s.candidate, s.patch, replace(s.match, runner=-1), s.cut)
+            out[n] = Scored(s.candidate, s.patch, _lead_taken_as_clear(s.match), s.cut)
     return out
+
+
+def _lead_taken_as_clear(match: StructureMatch) -> StructureMatch:
+    """The match with no runner-up and a clear lead (``CLEAR_LEAD``): a tie settled.
+
+    Dropping the runner alone makes :meth:`Scoring.lead` take the lead as clear only
+    under ``accept_margin_min`` (0.02), where it reads the share of the two faces'
+    difference; a lead between that and ``CLEAR_LEAD`` was returned as it stood, and
+    a round tile whose coloured rim, shared by every face, outweighs its small figure
+    (leading by 0.02-0.06) was still reported unsure once its heart was a close call.
+    """
+    return replace(match, runner=-1, margin=max(match.margin, CLEAR_LEAD))
 
 
 def _own_fits(scoring: Scoring, pieces: list[Scored]) -> list[float]:

@@ -19,6 +19,7 @@ from vision.model import Label
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
 from vision.results import RejectedCandidate
+from vision.scoring import CLEAR_LEAD
 from vision.tileset import TileSet
 
 PX = 128
@@ -182,6 +183,16 @@ def test_a_clear_tile_whose_tie_the_motifs_differing_pixels_settle_leads_clearly
     pieces = [Scored(shown.candidate, shown.patch, tie)]
     (read,) = _judged(labelled, pieces)
     assert read.group == shown.group and labelled.scoring.lead(read) >= 0.08
+
+
+def test_a_settled_tie_leads_clearly_however_small_its_lead_over_the_whole_face(labelled):
+    # a monk leading a coffin by 0.04: over accept_margin_min (0.02), under a clear
+    # lead, as a coloured rim shared by every face outweighs a small figure
+    shown = _round_piece(labelled, Motif.MONK, Motif.MONK, 20.0)
+    tie = replace(shown.match, margin=0.04, runner=_group(labelled, Motif.COFFIN), runner_turn=20.0)
+    pieces = [Scored(shown.candidate, shown.patch, tie)]
+    (read,) = _judged(labelled, pieces)
+    assert read.group == shown.group and labelled.scoring.lead(read) >= CLEAR_LEAD
 
 
 def test_a_tie_the_motifs_differing_pixels_turn_the_other_way_is_the_other_motif(labelled):
