@@ -119,8 +119,13 @@ class Naming:
                 and lead >= CLEAR_LEAD
             )
             if confidence < self.config.accept_confidence_min and label.tile is None:
-                # a token read unsurely may still lie in a row's middle (see below)
-                unsure_tokens.append(TokenDetection(None, False, c.center, c.polygon(), confidence))
+                # a token read unsurely may still lie in a row's middle or at its end
+                # (see below): it keeps what it was read as
+                unsure_tokens.append(
+                    TokenDetection(
+                        label.token_colour, not label.token_back, c.center, c.polygon(), confidence
+                    )
+                )
             elif confidence < self.config.accept_confidence_min and not clear_tile:
                 # wrong more often than right (measured): a person fixes a gap more
                 # easily than a tile that is not there
