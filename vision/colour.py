@@ -395,6 +395,31 @@ class FitTable:
         return np.where(self.valid[..., None], out, np.inf)
 
 
+def pinned_misfits(table: FitTable, gains: np.ndarray, residuals: np.ndarray) -> np.ndarray:
+    """N×M shares of each patch's variance a face leaves unexplained when its brightness
+    scale is pinned to the frame's (the median scale of the pieces their best faces fit
+    well, ``residuals`` under :data:`POOR_FIT`), only the offset left free; the free
+    residuals where no piece fits well.
+
+    The free fit (``a * gains * face + b``) explains a plain patch, a white token whose
+    figure is white too, by no face at all: any face at a scale near nought leaves the
+    patch's little variance as it is, so the best fit is chance. With the scale pinned, a
+    face's own figure or colour must show in the patch: only a plain face of the patch's
+    own hue fits it.
+    """
+    covariance = table.cross @ gains
+    variance = table.square @ (gains * gains) - (table.total @ gains) ** 2 / table.size
+    scale = covariance / np.maximum(variance, 1e-9)
+    fitted = residuals.min(axis=1, initial=np.inf) < POOR_FIT
+    if not fitted.any():
+        return residuals
+    best = residuals.argmin(axis=1)
+    frame_scale = float(np.median(scale[np.flatnonzero(fitted), best[fitted]]))
+    misfit = table.energy[:, None] - 2 * frame_scale * covariance + frame_scale**2 * variance
+    misfit /= np.maximum(table.energy, 1e-9)[:, None]
+    return np.where(table.valid, misfit, np.inf)
+
+
 def _fit_lamp(table: FitTable, kelvins: tuple[float, ...], weights: np.ndarray) -> np.ndarray:
     """The gains under which the pieces fit their best faces: along the black-body
     temperatures first (all tried at once), then per channel from the faces chosen."""
@@ -537,6 +562,7 @@ class FrameColours:
             gains = _fit_lamp(table, kelvins, weights) if patches else np.ones(3)
         self.gains = np.asarray(gains, np.float64)
         self.residuals = table.residuals(self.gains)  # N×M
+        self.pinned = pinned_misfits(table, self.gains, self.residuals)  # N×M
         self._blurred: dict[int, np.ndarray] = {}
         self._decided: dict[tuple[int, frozenset[int]], tuple[int, float]] = {}
         self.patches = list(patches)
@@ -591,6 +617,12 @@ class FrameColours:
             total = max(champion_error + challenger_error, 1e-9)
             clarity = min(clarity, abs(challenger_error - champion_error) / total)
         return champion, clarity
+
+    def plain_member(self, index: int) -> int:
+        """Piece ``index``'s member judged with the frame's brightness scale
+        (:func:`pinned_misfits`): for a piece whose faces' structure explains little of
+        it, which the free fit reads by chance."""
+        return int(np.argmin(self.pinned[index]))
 
     def twin_errors(self, index: int, a: int, b: int, blur: int) -> tuple[float, float]:
         """Members ``a`` and ``b`` of piece ``index`` compared only where their faces

@@ -148,6 +148,14 @@ LATTICE_COHERENCE = 0.7
 #: Along either period, at least this share of the frame's edges must land on their own
 #: colour, or the cloth is not regular enough (or the period is misread) to be trusted.
 LATTICE_REPEAT_MIN = 0.8
+#: A period field fitted to the cells' centres that the edges do not repeat well enough
+#: is fitted to the repetition itself: the edges are cut into this many stretches, each
+#: stretch's period moved by the whole pixel (if any) that repeats it best, and the field
+#: refitted to the moved periods, this many times. A tilted camera bends the period
+#: across the frame and the centres of cells a few pixels wide are read a pixel off, so
+#: the centres' fit can miss by a pixel, which on such cells is half a cell.
+LATTICE_REFIT_STRETCHES = 12
+LATTICE_REFITS = 3
 #: A place is a break when more than this share of a cell around it has a colour
 #: found one period away in none of the four directions: the seams between cells,
 #: where a period read a pixel short lands on the next cell, stay well under it...
@@ -725,12 +733,18 @@ def _cloth_lattice(
     points = np.column_stack([cols[on_cloth], rows[on_cloth]]).astype(np.float32)
     here = here[on_cloth]
     offers = [offer for offer in _cell_offers(cells, rows, cols) if offer[1] >= CELL_MIN_SIDE**2]
+    stretch = _edge_stretches(points, labels.shape)
     for _, cell, centres in sorted(offers, key=lambda offer: -offer[0]):
         axes = _period_fields(centres)
         if axes is None:
             continue
         a, b = axes
-        for pair in ([a, b], [a + b, a - b]):
+        pairs = ([a, b], [a + b, a - b])
+        for pair in pairs:
+            if min(_repeats(labels, points, here, coef) for coef in pair) >= LATTICE_REPEAT_MIN:
+                return pair, cell
+        for pair in pairs:
+            pair = [_refitted(labels, points, here, coef, stretch) for coef in pair]
             if min(_repeats(labels, points, here, coef) for coef in pair) >= LATTICE_REPEAT_MIN:
                 return pair, cell
     return None
@@ -818,6 +832,40 @@ def _repeats(labels: np.ndarray, points: np.ndarray, here: np.ndarray, coef: np.
     inside &= (to[:, 1] >= 0) & (to[:, 1] < labels.shape[0])
     same = labels[to[inside, 1], to[inside, 0]] == here[inside]
     return float(same.mean()) if len(same) else 0.0
+
+
+def _edge_stretches(points: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Which of :data:`LATTICE_REFIT_STRETCHES` stretches of the frame's edges, cut by the
+    angle round the frame's middle, each of ``points`` (x, y) lies in."""
+    angle = np.arctan2(points[:, 1] - shape[0] / 2, points[:, 0] - shape[1] / 2)
+    stretch = ((angle + np.pi) / (2 * np.pi) * LATTICE_REFIT_STRETCHES).astype(np.intp)
+    return np.minimum(stretch, LATTICE_REFIT_STRETCHES - 1)
+
+
+def _refitted(
+    labels: np.ndarray, points: np.ndarray, here: np.ndarray, coef: np.ndarray, stretch: np.ndarray
+) -> np.ndarray:
+    """The period field ``coef`` fitted to where ``points`` (labels ``here``, in the edge
+    stretches ``stretch``) repeat best: see :data:`LATTICE_REFIT_STRETCHES`."""
+    shifts = np.array([(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)], np.float32)
+    design = np.column_stack([np.ones(len(points), np.float32), points])
+    h, w = labels.shape
+    for _ in range(LATTICE_REFITS):
+        period = design @ coef
+        to = np.round(points + period).astype(np.int32)
+        scores = np.empty((len(shifts), LATTICE_REFIT_STRETCHES))
+        for k, (dx, dy) in enumerate(shifts.astype(np.int32)):
+            x, y = to[:, 0] + dx, to[:, 1] + dy
+            inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
+            same = np.zeros(len(points), np.float32)
+            same[inside] = labels[y[inside], x[inside]] == here[inside]
+            scores[k] = np.bincount(stretch, same, LATTICE_REFIT_STRETCHES)
+        # ties keep the period where it is (the middle shift is listed fifth)
+        scores[4] += 0.5
+        moved = period + shifts[scores.argmax(axis=0)[stretch]]
+        coef, *_ = np.linalg.lstsq(design, moved, rcond=None)
+        coef = coef.astype(np.float32)
+    return coef
 
 
 def _period_fields(centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:

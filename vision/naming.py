@@ -14,7 +14,7 @@ from dataclasses import replace
 import numpy as np
 
 from companion.bitenight.tiles import Tile
-from vision.colour import FrameColours, colour_mask, upright
+from vision.colour import POOR_FIT, FrameColours, colour_mask, upright
 from vision.config import VisionConfig
 from vision.model import AppearanceModel, structure_vectors
 from vision.outlines import face_ground_reach
@@ -103,6 +103,8 @@ class Naming:
                 where.update(self.turned_alike(chosen, subset, frame, masks[round_]))
             for i in subset:
                 results[i] = where[i][0].decide(where[i][1])
+                if self.is_plain_token(chosen[i], *where[i]):
+                    results[i] = (where[i][0].plain_member(where[i][1]), results[i][1])
             self.settle_duplicates(chosen, subset, where, results, scoring)
         for i, s in enumerate(chosen):
             member, clarity = results[i]
@@ -119,8 +121,13 @@ class Naming:
                 and lead >= CLEAR_LEAD
             )
             if confidence < self.config.accept_confidence_min and label.tile is None:
-                # a token read unsurely may still lie in a row's middle (see below)
-                unsure_tokens.append(TokenDetection(None, False, c.center, c.polygon(), confidence))
+                # a token read unsurely may still lie in a row's middle or at its end
+                # (see below): it keeps what it was read as
+                unsure_tokens.append(
+                    TokenDetection(
+                        label.token_colour, not label.token_back, c.center, c.polygon(), confidence
+                    )
+                )
             elif confidence < self.config.accept_confidence_min and not clear_tile:
                 # wrong more often than right (measured): a person fixes a gap more
                 # easily than a tile that is not there
@@ -179,6 +186,15 @@ class Naming:
                         continue
                     frame, k = where[i]
                     results[i] = frame.decide(k, frozenset(excluded[i]))
+
+    def is_plain_token(self, piece: Scored, frame: FrameColours, index: int) -> bool:
+        """Whether ``piece`` (``index`` in ``frame``) is read as a token and its faces'
+        structure explains under half of it (:data:`vision.colour.POOR_FIT`): a plain
+        face, whose colour the frame's brightness scale must tell
+        (:meth:`vision.colour.FrameColours.plain_member`). Tiles are left to the free
+        fit: their faces are never plain."""
+        token = self.model.labels[self.model.groups[piece.group][0]].tile is None
+        return token and float(frame.residuals[index].min()) > POOR_FIT
 
     def turned_alike(
         self, chosen: list[Scored], subset: list[int], frame: FrameColours, mask: np.ndarray

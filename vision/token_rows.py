@@ -49,15 +49,17 @@ def as_the_rules_allow(
 
     A face printed side by side with copies of itself is no token; a face read less
     surely than ``doubt`` in a row's middle is a back; an unsure token there is a back
-    too, and elsewhere stays unreported.
+    too, one read face up at a row's end is that face (:func:`ends_among_unsure`), and
+    elsewhere it stays unreported.
     """
     printed = printed_copies(tokens)
     why = "one of {} faces printed side by side, not a player's row"
     turned_down = [(tokens[i], why.format(tokens[i].colour)) for i in sorted(printed)]
     kept = backs_in_middles([t for i, t in enumerate(tokens) if i not in printed], doubt)
     backs, rest = backs_among_unsure(kept, unsure)
+    ends, rest = ends_among_unsure(kept, rest)
     turned_down += [(t, f"unsure ({t.confidence:.2f})") for t in rest]
-    return kept + backs, turned_down
+    return kept + backs + ends, turned_down
 
 
 def printed_copies(tokens: Sequence[TokenDetection]) -> set[int]:
@@ -152,6 +154,52 @@ def backs_among_unsure(
         else:
             rest.append(t)
     return backs, rest
+
+
+def ends_among_unsure(
+    tokens: Sequence[TokenDetection], unsure: Sequence[TokenDetection]
+) -> tuple[list[TokenDetection], list[TokenDetection]]:
+    """Of the ``unsure`` tokens read face up, those lying at the end of a row of the
+    sure ``tokens``, and the rest.
+
+    A row's end lies face up, and a face may read unsurely there where a back would
+    not: a white token whose figure is white too is a plain disc, which matches any pale
+    round thing a little (0.2-0.4 on four styles' rows). Where it lies one more even
+    step past a back in the row's middle (a back with a token on its other side), by
+    the rules nothing but a face can lie: the piece is reported as the face it was read.
+    The row must be read surely: a printed line of squares (the deposit mat's) reads
+    as unsure backs, whose "ends" would lengthen a row that is not there.
+    """
+    ends, rest = [], []
+    for t in unsure:
+        if t.face_up and _ends_a_row([*tokens, t]):
+            ends.append(t)
+        else:
+            rest.append(t)
+    return ends, rest
+
+
+def _ends_a_row(tokens: Sequence[TokenDetection]) -> bool:
+    """Whether the last of ``tokens`` lies side by side with a back that lies side by side
+    with another token on its opposite side, the two steps alike (:data:`EVEN_SPACING`),
+    and no token lies past it (then it would be a middle)."""
+    _, _, offsets, apart, beside = _side_by_side(tokens)
+    last = len(tokens) - 1
+    neighbours = np.flatnonzero(beside[last])
+    if len(neighbours) != 1 or tokens[neighbours[0]].face_up:
+        return False
+    back = int(neighbours[0])
+    step = apart[back, last]
+    toward = offsets[back, last] / step
+    for k in np.flatnonzero(beside[back]):
+        if k == last:
+            continue
+        if (
+            float(offsets[back, k] @ toward) / apart[back, k] <= OPPOSITE
+            and abs(apart[back, k] - step) <= EVEN_SPACING * step
+        ):
+            return True
+    return False
 
 
 def row_middles(tokens: Sequence[TokenDetection]) -> set[int]:

@@ -214,3 +214,34 @@ def test_a_heart_on_a_soft_photo_is_told_from_its_plain_twin(
                 patch = np.clip(soft + rng.normal(0, 3, soft.shape), 0, 255).astype(np.float32)
                 wrong += decide_member(patch, templates, np.ones(3), mask)[0] != k
     assert wrong == 0
+
+
+def _token_faces() -> tuple[list[str], np.ndarray]:
+    """Five token faces in the way of a set whose figure is white on every colour: on
+    the white token it does not show, and the face is plain."""
+    names = ["black", "blue", "green", "red", "white"]
+    bgr = [(40, 40, 40), (200, 90, 40), (60, 160, 60), (50, 50, 200), (245, 245, 245)]
+    faces = np.zeros((len(names), 40, 40, 3), np.float32)
+    for face, colour in zip(faces, bgr, strict=True):
+        face[:] = colour
+        cv2.rectangle(face, (14, 14), (25, 25), (245, 245, 245), -1)
+    return names, faces
+
+
+def test_a_plain_white_token_is_read_white_under_the_frame_s_brightness():
+    # its free fit explains none of it by any face (any face at a scale near nought
+    # leaves its noise as it is); with the scale the frame's other tokens show, only the
+    # white face leaves it plain
+    names, faces = _token_faces()
+    mask = patch_mask(40, True)
+    rng = np.random.default_rng(3)
+    shown = [0, 1, 2, 3, 4]  # every face once, the white one last
+    patches = [
+        np.clip(0.8 * faces[k] + 10 + rng.normal(0, 1.5, faces[k].shape), 0, 255) for k in shown
+    ]
+    frame = FrameColours(patches, [faces] * len(patches), mask, gains=np.ones(3))
+    plain = len(patches) - 1
+    assert frame.residuals[plain].min() > 0.5
+    assert names[frame.plain_member(plain)] == "white"
+    for k in shown[:-1]:
+        assert frame.plain_member(k) == k

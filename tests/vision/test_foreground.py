@@ -430,6 +430,45 @@ def test_a_checks_periods_are_told_at_the_work_size_whatever_size_it_was_read_at
         assert abs(float(np.dot(*vectors))) < 0.1 * (2 * cell) ** 2, cell
 
 
+def tilted_checked_cloth(cell: int, turn: float, spread: float) -> np.ndarray:
+    """A gingham (see :func:`checked_cloth`) turned by ``turn`` degrees and seen by a
+    tilted camera: the frame's far (top) edge shows ``1 + 2 * spread`` times the cloth
+    its near edge shows, so the cells shrink and lean towards the top."""
+    src = np.float32([[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT]])
+    reach = spread * WIDTH / 2
+    far = [[-reach, -0.6 * reach], [WIDTH + reach, -0.6 * reach]]
+    dst = np.float32([*far, [WIDTH, HEIGHT], [0, HEIGHT]])
+    ys, xs = np.mgrid[0:HEIGHT, 0:WIDTH].astype(np.float32)
+    on_cloth = cv2.perspectiveTransform(
+        np.dstack([xs, ys]).reshape(-1, 1, 2), cv2.getPerspectiveTransform(src, dst)
+    ).reshape(HEIGHT, WIDTH, 2)
+    c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+    across = c * on_cloth[..., 0] + s * on_cloth[..., 1]
+    down = c * on_cloth[..., 1] - s * on_cloth[..., 0]
+    stripes = (np.floor(across / cell) % 2 + np.floor(down / cell) % 2)[..., None] / 2
+    cloth = np.array(PALE, np.float32) * (1 - stripes) + np.array(GREEN, np.float32) * stripes
+    return cloth.astype(np.uint8)
+
+
+@pytest.mark.parametrize(("cell", "turn", "spread"), [(13, 0.0, 0.15), (11, 40.0, 0.3)])
+def test_a_check_seen_by_a_tilted_camera_is_told_where_it_stops_repeating(
+    config: VisionConfig, cell: int, turn: float, spread: float
+) -> None:
+    # the period changes across the frame, and the centres of cells a few pixels wide
+    # set it a pixel off: the repetition itself must set it, or the lattice goes unread
+    # and a search for rims takes rings of the check's own cells for tokens
+    frame = tilted_checked_cloth(cell, turn, spread)
+    placed = [((200, 200), 10), ((420, 250), 10)]
+    for centre, radius in placed:
+        pale_disc(frame, centre, radius)
+    broken = find_foreground(camera(frame), config).broken
+    assert broken is not None
+    for centre, radius in placed:
+        assert coverage(broken, disc_mask(centre, radius)) > 0.6, centre
+    for centre in [(100, 300), (320, 120), (560, 300)]:
+        assert coverage(broken, disc_mask(centre, 10)) < 0.1, centre
+
+
 def test_the_pieces_a_line_search_reads_are_those_the_full_statistics_give() -> None:
     # a seam, a speck and a blob, each read off the labels' own pixels: the same
     # pieces, sizes and boxes as cv2's statistics sweep over the whole frame

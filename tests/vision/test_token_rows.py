@@ -9,6 +9,7 @@ from vision.token_rows import (
     as_the_rules_allow,
     backs_among_unsure,
     backs_in_middles,
+    ends_among_unsure,
     places_between,
     printed_copies,
     printed_groups,
@@ -94,6 +95,37 @@ def test_a_token_read_unsurely_in_a_row_s_middle_is_a_back():
     backs, rest = backs_among_unsure(sure, unsure)
     assert [(t.center, t.colour, t.face_up) for t in backs] == [((131, 300), None, False)]
     assert [t.center for t in rest] == [(400, 300)]
+
+
+def test_a_face_read_unsurely_one_step_past_a_row_s_backs_is_the_row_s_end():
+    # a white token whose figure is white too is a plain disc, read unsurely; one even
+    # step past a back with a token on its other side only a row's face-up end can lie
+    sure = [_token(100, 300, "red"), _token(131, 300, None), _token(162, 300, None)]
+    end = _unsure(_token(193, 300, "white"), 0.3)
+    past_a_face = _unsure(_token(69, 300, "blue"), 0.3)
+    read_as_back = _unsure(_token(193, 300, None), 0.3)
+    ends, rest = ends_among_unsure(sure, [end, past_a_face, read_as_back])
+    assert [(t.center, t.colour, t.face_up) for t in ends] == [((193, 300), "white", True)]
+    assert [t.center for t in rest] == [(69, 300), (193, 300)]
+
+
+def test_a_face_read_unsurely_beside_a_lone_back_or_off_the_row_s_step_stays_unsure():
+    lone = [_token(100, 300, None)]
+    assert ends_among_unsure(lone, [_unsure(_token(131, 300, "white"), 0.3)])[0] == []
+    row = [_token(100, 300, "red"), _token(131, 300, None)]
+    far = _unsure(_token(175, 300, "white"), 0.3)  # 44 px on from a 31 px step
+    assert ends_among_unsure(row, [far])[0] == []
+
+
+def test_a_row_of_unsure_backs_is_not_lengthened_by_an_unsure_face_past_it():
+    # the deposit mat's printed squares: a black face, then pieces read unsurely, which
+    # its middles make backs; the one past them may be a print too, and stays unsure
+    sure = [_token(100, 300, "black")]
+    unsure = [_unsure(_token(100 + 31 * k, 300, "red"), 0.3) for k in (1, 2)]
+    unsure.append(_unsure(_token(193, 300, "blue"), 0.3))
+    kept, turned_down = as_the_rules_allow(sure, unsure, doubt=0.9)
+    assert [(t.colour, t.face_up) for t in kept] == [("black", True), (None, False), (None, False)]
+    assert [(t.center, why.split(" ")[0]) for t, why in turned_down] == [((193, 300), "unsure")]
 
 
 def test_what_the_rules_do_not_allow_is_turned_down_with_its_reason():
