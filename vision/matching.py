@@ -207,8 +207,7 @@ def align(
     its cut at each zoom. Returns each new quad and its fit (the quad as it was, and
     -1, where no template applies).
     """
-    margin = max(2, round(reach * patch_px))
-    size = patch_px + 2 * margin
+    size = _band_size(patch_px, reach)
     wides = _widened(quads, size, patch_px)
     bands = band_pass(pyramid.rectify_many(wides, size))
     inner = _mask_margin(bank.mask)
@@ -249,6 +248,24 @@ def align(
         box = np.array([[x0, y0], [x0 + extent, y0], [x0 + extent, y0 + extent], [x0, y0 + extent]])
         out.append((_unwarp(box, wide, size), float(fits[best])))
     return out
+
+
+def prepare_alignment(
+    bank: TemplateBank, patch_px: int, zooms: tuple[float, ...], reach: float
+) -> None:
+    """Every alignment template of the bank made now at each zoom, as :func:`align`
+    will ask for it: made on first use, a round bank's (a few hundred templates, three
+    zooms) cost its early frames up to ~40 ms, spread unevenly over the first dozen."""
+    size, inner = _band_size(patch_px, reach), _mask_margin(bank.mask)
+    for key in bank.align:
+        for zoom in zooms:
+            _spectrum(bank, key, zoom, inner, size)
+
+
+def _band_size(patch_px: int, reach: float) -> int:
+    """The side of the cut :func:`align` slides templates over: the patch, ``reach``
+    of it wider on every side."""
+    return patch_px + 2 * max(2, round(reach * patch_px))
 
 
 def _widened(quads: list[np.ndarray], size: int, patch_px: int) -> list[np.ndarray]:

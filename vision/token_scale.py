@@ -80,6 +80,12 @@ def _token_columns(bank: TemplateBank, token_groups: np.ndarray) -> np.ndarray:
     return bank.zoomed[key]
 
 
+def prepare(bank: TemplateBank, token_groups: np.ndarray) -> None:
+    """The bank's token templates cut now, when the recogniser is built, not on the
+    first frame that needs them."""
+    _token_columns(bank, token_groups)
+
+
 def _resized(quad: np.ndarray) -> list[np.ndarray]:
     return [scaled_quad(quad, f) for f in FINE_FACTORS]
 
