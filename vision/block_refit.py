@@ -13,8 +13,10 @@ block's cells are laid again as that: a lattice of squares of the frame's tile s
 through the same cells, turned along the block's line, searched over small turns and
 shifts of the whole lattice and judged by the pieces' summed first-look match. This
 runs only for a block cut at the frame's tile size none of whose pieces matches
-clearly (an ordinary block has a clear piece, and `searches.beside.complete_blocks`
-lays its lattice from it), so ordinary frames pay nothing.
+clearly, though one nearly does (`size_anchor_score`: an ordinary block has a clear
+piece, and `searches.beside.complete_blocks` lays its lattice from it; a card or the
+deposit mat cut into cells of a tile's size matched 0.3-0.62 on the rendered photos),
+so ordinary frames pay nothing; it is kept only where a piece then reads clearly.
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ SHIFTS = (-0.2, 0.0, 0.2)
 FINE_SHIFTS = (-0.1, 0.0, 0.1)
 #: Sizes of the lattice's squares tried about a block's largest cell, where the frame
 #: does not yet say how large a tile is.
-UNKNOWN_SCALES = (0.96, 1.0, 1.04)
+UNKNOWN_SCALES = (0.96, 1.02, 1.08)
 #: At most this many pieces in a block refitted (a block larger than this has a clear one).
 MAX_PIECES = 6
 
@@ -56,21 +58,24 @@ def refitted_blocks(
     clear = scoring.config.sure_tile_min
     splits = grouped_by_split(scored)
     best: dict[int, tuple[float, list[Scored]]] = {}
-    cleared: set[int] = set()
+    top: dict[int, float] = {}
     for (blob, _), members in splits.items():
-        if any(m.score >= clear for m in members):
-            cleared.add(blob)
+        top[blob] = max(top.get(blob, -1.0), *(m.score for m in members))
         value = split_value(members)
         if blob not in best or value > best[blob][0]:
             best[blob] = (value, members)
     out: list[Scored] = []
     for blob, (_, members) in best.items():
-        if blob in cleared or not 2 <= len(members) <= MAX_PIECES or members[0].candidate.round:
+        # a piece nearly reads as a tile (a card or the mat cut in cells reads as none),
+        # none clearly
+        if not scoring.config.size_anchor_score <= top[blob] < clear:
             continue
-        sides = [m.candidate.side for m in members]
+        if not 2 <= len(members) <= MAX_PIECES or members[0].candidate.round:
+            continue
+        sides = [(m.cut or m.candidate).side for m in members]
         if sizes is None:
-            # the frame does not say how large a tile is: the block's largest cell,
-            # as the mask shrinks a block's cells, and a few sizes about it
+            # the frame does not say how large a tile is: the block's largest cell as
+            # first cut, and a few sizes about it (the mask shrinks a block's cells)
             side, scales = max(sides), UNKNOWN_SCALES
         else:
             side, scales = sizes(members[0].candidate.center), (1.0,)
@@ -98,14 +103,12 @@ def _refitted(
     lattice, cells = fitted
     if len(cells) < 2:
         return []
-    coarse = [
-        (scale, turn, du, dv)
-        for scale in scales
-        for turn in TURNS
-        for du in SHIFTS
-        for dv in SHIFTS
-    ]
-    scale, turn, du, dv, total, _ = _best(scoring, frame, blob, lattice, cells, side, coarse)
+    # the size and turn first, then the shift, then all three finer: each stage
+    # matches a few dozen cells where one search over all at once matched hundreds
+    turns = [(scale, turn, 0.0, 0.0) for scale in scales for turn in TURNS]
+    scale, turn, *_ = _best(scoring, frame, blob, lattice, cells, side, turns)
+    shifts = [(scale, turn, du, dv) for du in SHIFTS for dv in SHIFTS]
+    scale, turn, du, dv, *_ = _best(scoring, frame, blob, lattice, cells, side, shifts)
     fine = [
         (scale, turn + t, du + a, dv + b)
         for t in FINE_TURNS
@@ -116,6 +119,8 @@ def _refitted(
     if total / len(cells) <= split_value(members) / members[0].candidate.cover:
         return []
     pieces = scoring.realigned(frame.pyramid, pieces)
+    if max(s.score for s in pieces) < scoring.config.sure_tile_min:
+        return []  # no piece reads clearly on the squares either: they explain nothing
     work = [(s.candidate.quad + 0.5) / frame.scale - 0.5 for s in pieces]
     cover = explained(frame.blobs[blob], work, False)
     return [
