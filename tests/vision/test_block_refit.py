@@ -1,6 +1,8 @@
 """A block whose pieces all match poorly where its outline cut them is cut again on a
-lattice of squares (vision.block_refit): faces sharing a checked ground match a cell
-sheared or shrunk by the mask's outline poorly, and their own squares clearly."""
+lattice of squares (vision.block_refit), and a block's unclear piece on its clear
+neighbour's lattice (vision.searches.beside.complete_blocks): faces sharing a checked
+ground match a cell sheared or shrunk by the mask's outline poorly, and their own
+squares clearly."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from vision.frame import Frame
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
 from vision.rectify import Pyramid
+from vision.searches.beside import complete_blocks
 from vision.tileset import TileSet
 
 PX = 128
@@ -119,3 +122,24 @@ def test_a_block_with_a_clear_piece_is_not_cut_again(checked: Recogniser):
     first = _split(checked, frame, squares)
     assert max(s.score for s in first) >= checked.config.sure_tile_min
     assert refitted_blocks(checked.scoring, frame, first, None) == []
+
+
+def test_an_unclear_tile_of_a_block_is_cut_again_on_its_clear_neighbours_lattice(
+    checked: Recogniser,
+):
+    frame = _column_frame()
+    x0, y0 = TOP_LEFT
+    rise = np.tan(np.radians(10)) * SIDE  # the lower cell cut 10° off square
+    top = np.array([[x0, y0], [x0 + SIDE, y0], [x0 + SIDE, y0 + SIDE], [x0, y0 + SIDE]])
+    left, right = [x0, y0 + SIDE], [x0 + SIDE, y0 + SIDE + rise]
+    lower = np.array([left, right, [right[0], right[1] + SIDE], [left[0], left[1] + SIDE]])
+    first = _split(checked, frame, [top, lower])
+    names = checked.model.group_names
+    clear, anchor = checked.config.sure_tile_min, checked.config.size_anchor_score
+    assert first[0].score >= clear and names[first[0].group] == "garlic"
+    assert anchor <= first[1].score < clear and names[first[1].group] != "maiden"
+    block = complete_blocks(checked.scoring, frame, first)
+    centre = TOP_LEFT + np.array([SIDE / 2, 1.5 * SIDE])
+    [piece] = [s for s in block if np.hypot(*(np.array(s.candidate.center) - centre)) < 0.3 * SIDE]
+    assert names[piece.group] == "maiden" and piece.score >= clear
+    assert np.hypot(*(np.array(piece.candidate.center) - centre)) < 0.1 * SIDE
