@@ -34,7 +34,16 @@ import cv2
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from vision import choosing, cuts, doubts, kinds, matching, token_row_cuts, token_scale
+from vision import (
+    block_refit,
+    choosing,
+    cuts,
+    doubts,
+    kinds,
+    matching,
+    token_row_cuts,
+    token_scale,
+)
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
 from vision.foreground import downscale, find_foreground
@@ -112,6 +121,7 @@ class Recogniser:
         scored = kinds.tokens_fitted(scoring, frame, scored)
         scored, middles = token_row_cuts.rows_from_ends(scoring, frame, scored)
         scored += beside.complete_blocks(scoring, frame, scored)
+        scored += block_refit.refitted_blocks(scoring, frame, scored, sizes)
         lap("structure")
         chosen, rejected, size_at, turned_down = choosing.choose(
             scoring, pyramid, scored, calibrated, middles
