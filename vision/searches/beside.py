@@ -25,7 +25,7 @@ from vision.pieces import (
     shaped_like,
 )
 from vision.scoring import Scoring
-from vision.token_rows import OPPOSITE, SIDE_BY_SIDE
+from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, gap_step
 
 #: The split number given to a block completed along its lattice.
 _LATTICE_SPLIT = 1000
@@ -50,8 +50,8 @@ BESIDE_ACCEPT_MIN = 0.8
 #: may be the two ends of a row whose middle the mask lost (backs in the cloth's own
 #: colours): a player's row is rarely longer...
 _ROW_MOST_STEPS = 8
-#: ...and its tokens lie one diameter apart, each step within this share of the ends'
-#: diameter (a token's cut is sized only to a tenth or so).
+#: ...and its tokens lie one step apart, within this share of the row's step
+#: (:func:`vision.token_rows.gap_step`: a token's cut is sized only to a tenth or so).
 _ROW_STEP_SLACK = 0.2
 #: Split number of the pieces looked for between a row's ends.
 _ROW_SPLIT = 2000
@@ -198,10 +198,14 @@ def row_gaps(
     two ends face up. Backs in the colours of a cloth (dark navy on a blue gingham)
     leave the mask, and their rims are broken wherever a cell of their own colour lies
     behind them, so neither the mask nor the rim search finds them; the ends, whose
-    faces differ from the cloth, are read. Each place between two such tokens is cut
-    at their size and tilt, and the row's places are kept only if every one of them
-    matches a token as clearly as a piece found with no blob of its own must
-    (:meth:`Scoring.kept`): a chance pair of tokens with cloth between them matches nowhere.
+    faces differ from the cloth, are read. The row's step is measured where an end has
+    a neighbour of its row read beside it (:func:`vision.token_rows.gap_step`), else
+    taken from the ends' size; each place between them is cut at that step and their
+    tilt, and the row's places are kept only if every one of them matches a token as
+    clearly as a piece found with no blob of its own must (:meth:`Scoring.kept`): a
+    chance pair of tokens with cloth between them matches nowhere. No outline is asked
+    of them: a back in the cloth's colours has none (dark backs on a dark table
+    stepped 5-9 grey levels across their rims, matching 0.81-0.98).
     """
     if size_at is None or scoring.model.round is None:
         return []
@@ -216,17 +220,17 @@ def row_gaps(
     rows: list[list[int]] = []
     for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
         a, b = tokens[i], tokens[j]
-        diameter = (sides[i] + sides[j]) / 2
-        steps = round(apart[i, j] / diameter)
-        if not 2 <= steps <= _ROW_MOST_STEPS:
-            continue
-        if abs(apart[i, j] / steps / diameter - 1) > _ROW_STEP_SLACK:
-            continue
         # the gap continues whatever row each end has: its neighbours lie behind it
         way = offsets[i, j] / apart[i, j]
         behind_i = offsets[i, beside[i]] / apart[i, beside[i], None] @ way
         behind_j = offsets[j, beside[j]] / apart[j, beside[j], None] @ -way
         if np.any(behind_i > OPPOSITE) or np.any(behind_j > OPPOSITE):
+            continue
+        step = gap_step(centres, sides, i, j)
+        steps = round(apart[i, j] / step)
+        if not 2 <= steps <= _ROW_MOST_STEPS:
+            continue
+        if abs(apart[i, j] / steps / step - 1) > _ROW_STEP_SLACK:
             continue
         start, end = centres[i], centres[j]
         places = [start + (end - start) * k / steps for k in range(1, steps)]
@@ -247,6 +251,7 @@ def row_gaps(
         scoring.realigned(frame.pyramid, first, kind),
         scoring.config.second_look_min,
         size_at,
+        outline=False,
     )
     found = {s.candidate.blob: s for s in kept}
     out: list[Scored] = []
