@@ -25,7 +25,7 @@ from vision.pieces import (
     shaped_like,
 )
 from vision.scoring import Scoring
-from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, gap_step
+from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, STEP_RANGE, gap_step
 
 #: The split number given to a block completed along its lattice.
 _LATTICE_SPLIT = 1000
@@ -53,6 +53,13 @@ _ROW_MOST_STEPS = 8
 #: ...and its tokens lie one step apart, within this share of the row's step
 #: (:func:`vision.token_rows.gap_step`: a token's cut is sized only to a tenth or so).
 _ROW_STEP_SLACK = 0.2
+#: A row's end looked for past its outermost back is kept where it reads as a face
+#: this well (white ends on pale tables, plain discs: 0.53-0.67 on six styles, and
+#: 0.36-0.39 on two; the table past a black end misread as a back, 0.46).
+_ROW_END_FACE_MIN = 0.5
+#: ...and where alignment moved it no further than this share of a step from its place
+#: (a face that slid onto the row's back, or off the line, is no end of it).
+_ROW_END_DRIFT = 0.25
 #: Split number of the pieces looked for between a row's ends.
 _ROW_SPLIT = 2000
 
@@ -355,3 +362,56 @@ def _cells_of(lattice: Lattice, pieces: list[Candidate]) -> list[tuple[int, int]
     """The lattice cell each piece's centre lies in (all solved in one call)."""
     indices = np.rint(lattice.indices_of(np.array([c.center for c in pieces])))
     return [(int(i), int(j)) for i, j in indices.tolist()]
+
+
+def row_ends(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """The face-up end one step past a row's outermost back, where nothing was read.
+
+    By the rules a back lies in a row's middle, with a token on either side; a back
+    read with a token beside it on one side only has its row's end on the other,
+    face up. A white end whose figure is white too is a plain disc, which on a pale
+    table leaves the mask and matches its face poorly (white ends there: 0.36-0.67,
+    against 0.65 for a token the mask found). Each such place, one step on along the
+    line from the neighbour through the back, is cut at that step and the back's tilt,
+    aligned among the tokens, and kept where it reads as a face at
+    :data:`_ROW_END_FACE_MIN` near its place (:data:`_ROW_END_DRIFT`; naming still
+    asks it to end a row, :func:`vision.token_rows.ends_among_unsure`, if it reads
+    unsurely).
+    """
+    if size_at is None or scoring.model.round is None:
+        return []
+    backs = np.array([name == "token-back" for name in scoring.model.group_names])
+    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
+    centres = np.array([s.candidate.center for s in tokens], np.float64).reshape(-1, 2)
+    sides = np.array([s.candidate.side for s in tokens])
+    candidates: list[Candidate] = []
+    for k, s in enumerate(tokens):
+        if not backs[s.group]:
+            continue
+        apart = np.linalg.norm(centres - centres[k], axis=1)
+        steps = apart / ((sides + sides[k]) / 2)
+        beside_k = np.flatnonzero((steps >= STEP_RANGE[0]) & (steps <= STEP_RANGE[1]))
+        if len(beside_k) != 1:
+            continue
+        place = 2 * centres[k] - centres[beside_k[0]]
+        if clear_of(place, chosen):
+            quad = shaped_like([s.candidate], place, float(apart[beside_k[0]]))
+            blob = -1 - len(candidates)
+            candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
+    if not candidates:
+        return []
+    kind = scoring.token_groups
+    aligned = scoring.realigned(
+        frame.pyramid, scoring.score_structure(frame.pyramid, candidates, kind), kind
+    )
+    found = [
+        s
+        for s, c in zip(aligned, candidates, strict=True)
+        if s.score >= _ROW_END_FACE_MIN
+        and not backs[s.group]
+        and distance(s.candidate.center, c.center) <= _ROW_END_DRIFT * c.side
+        and clear_of(s.candidate.center, chosen)
+    ]
+    return one_per_place(found)[0]
