@@ -142,6 +142,7 @@ class Recogniser:
         chosen += beside.beside_blocks(scoring, frame, chosen, size_at)
         chosen += beside.in_heaps(scoring, frame, chosen, size_at)
         chosen += beside.row_gaps(scoring, frame, chosen, size_at)
+        chosen += beside.row_ends(scoring, frame, chosen, size_at)
         chosen, alone = kinds.tokens_in_company(scoring, frame, chosen, size_at)
         rejected += alone
         side_px = size_at((width / 2, height / 2)) if size_at else None

@@ -820,6 +820,99 @@ def test_the_backs_the_mask_lost_between_a_row_s_two_ends_are_found_between_them
     ]
 
 
+def test_backs_in_the_cloth_s_colour_the_mask_lost_between_a_row_s_ends_need_no_outline(
+    round_set, monkeypatch
+):
+    # backs whose grey runs to the rim on a cloth of that grey step at their rims no
+    # more than the cloth does; the row's two ends and its step say where they lie,
+    # and each matches a back clearly there
+    rings = ringed_tokens()
+    back = np.full((224, 224, 3), (120, 118, 125), np.uint8)
+    for r in (27, 54):
+        cv2.circle(back, (112, 112), r, (205, 205, 210), 6, cv2.LINE_AA)
+    alpha = np.zeros((224, 224), np.uint8)
+    cv2.circle(alpha, (112, 112), 112, 255, -1, cv2.LINE_AA)
+    tileset = TileSet(
+        "lantern with grey backs",
+        "round",
+        round_set.tile_size_mm,
+        faces=round_set.faces,
+        token_faces=rings.token_faces,
+        token_back=np.dstack([back, alpha]),
+    )
+    table = np.full((720, 1280, 3), (120, 118, 125), np.uint8)
+    for k, name in enumerate(["blue-monk", "green-coffin", "yellow-maiden", "red-garlic"]):
+        face = round_set.faces[Tile.parse(name)]
+        paste(table, face, np.array([300.0 + 150 * k, 200.0]), np.array([90.0, 90.0]), 10.0 * k)
+    row = [rings.token_faces["red"], *[tileset.token_back] * 4, rings.token_faces["blue"]]
+    for k, sprite in enumerate(row):
+        paste(table, sprite, np.array([400.0 + 48 * k, 450.0]), np.array([48.0, 48.0]), 20.0 * k)
+    table = cv2.GaussianBlur(table, (0, 0), 1.0)
+    noise = np.random.default_rng(1).normal(0, 3, table.shape).astype(np.int8)
+    image = cv2.add(table, noise, dtype=cv2.CV_8U)
+    monkeypatch.setattr(rim_search, "rims", lambda *args: [])
+
+    def without_the_backs(mask, scale):
+        for k in range(1, 5):
+            centre = (round((400 + 48 * k) / scale), round(450 / scale))
+            cv2.circle(mask, centre, round(29 / scale), 0, -1)
+
+    _mask_changed(monkeypatch, image, without_the_backs)
+    read = sorted(Recogniser(tileset).detect(image).tokens, key=lambda t: t.center[0])
+    assert [(t.colour, t.face_up) for t in read] == [
+        ("red", True),
+        *[(None, False)] * 4,
+        ("blue", True),
+    ]
+    assert [round((t.center[0] - 400) / 48) for t in read] == list(range(6))
+
+
+def test_a_plain_white_end_the_mask_lost_is_found_one_step_past_its_row_s_last_back(
+    round_set, monkeypatch
+):
+    # a white end whose figure is white too is a plain disc; on a pale table it leaves
+    # the mask (and here its rim the edges, and the search beside rows finds nothing).
+    # A back lies in a row's middle: with a token beside it on one side only, its
+    # row's face-up end lies one step on along the other
+    rings = ringed_tokens()
+    white = np.full((224, 224, 3), 245, np.uint8)
+    alpha = np.zeros((224, 224), np.uint8)
+    cv2.circle(alpha, (112, 112), 112, 255, -1, cv2.LINE_AA)
+    faces = {"white": np.dstack([white, alpha]), "blue": rings.token_faces["blue"]}
+    tileset = TileSet(
+        "lantern with plain white tokens",
+        "round",
+        round_set.tile_size_mm,
+        faces=round_set.faces,
+        token_faces=faces,
+        token_back=rings.token_back,
+    )
+    table = np.full((720, 1280, 3), (200, 200, 196), np.uint8)
+    for k, name in enumerate(["blue-monk", "green-coffin", "yellow-maiden", "red-garlic"]):
+        face = round_set.faces[Tile.parse(name)]
+        paste(table, face, np.array([300.0 + 150 * k, 200.0]), np.array([90.0, 90.0]), 10.0 * k)
+    row = [faces["white"], *[rings.token_back] * 4, faces["blue"]]
+    for k, sprite in enumerate(row):
+        paste(table, sprite, np.array([400.0 + 40 * k, 450.0]), np.array([40.0, 40.0]), 20.0 * k)
+    table = cv2.GaussianBlur(table, (0, 0), 1.0)
+    noise = np.random.default_rng(1).normal(0, 3, table.shape).astype(np.int8)
+    image = cv2.add(table, noise, dtype=cv2.CV_8U)
+    monkeypatch.setattr(rim_search, "rims", lambda *args: [])
+    monkeypatch.setattr(beside_search, "beside_blocks", lambda *args: [])
+
+    def without_the_white_end(mask, scale):
+        cv2.circle(mask, (round(400 / scale), round(450 / scale)), round(22 / scale), 0, -1)
+
+    _mask_changed(monkeypatch, image, without_the_white_end)
+    read = sorted(Recogniser(tileset).detect(image).tokens, key=lambda t: t.center[0])
+    assert [(t.colour, t.face_up) for t in read] == [
+        ("white", True),
+        *[(None, False)] * 4,
+        ("blue", True),
+    ]
+    assert abs(read[0].center[0] - 400) < 5
+
+
 def test_a_row_of_small_ringed_backs_is_read_from_its_two_clear_ends(round_set):
     # 32 px tokens whose backs are fine rings, on a pale table under a soft blur: the
     # rings are gone, the backs match their own template poorly (and a face or a

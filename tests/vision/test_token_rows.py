@@ -10,6 +10,7 @@ from vision.token_rows import (
     backs_among_unsure,
     backs_in_middles,
     ends_among_unsure,
+    gap_step,
     places_between,
     printed_copies,
     printed_groups,
@@ -195,3 +196,18 @@ def test_a_row_s_places_lie_a_diameter_apart_between_its_ends():
     assert step_counts(163.7, 21.5)[:2] == [8, 7]
     places = places_between(np.array([100.0, 300.0]), np.array([220.0, 300.0]), 4)
     assert np.allclose(places, [[130, 300], [160, 300], [190, 300]])
+
+
+def test_a_gap_in_a_row_is_stepped_as_an_end_lies_beside_its_neighbour_not_as_it_is_cut():
+    # a black end and the back beside it, 40 px apart, then a gap the mask lost and a
+    # yellow end on a cloth near its colour, cut 29 px: by the cut sizes the gap is
+    # five steps, by the row's own step four
+    centres = np.array([[0.0, 0.0], [0.0, 40.0], [0.0, 200.0]])
+    cut = np.array([46.0, 34.0, 29.0])
+    assert round(160 / ((cut[1] + cut[2]) / 2)) == 5
+    assert round(160 / gap_step(centres, cut, 1, 2)) == 4
+
+
+def test_a_gap_between_two_lone_tokens_is_stepped_as_they_are_cut():
+    centres = np.array([[0.0, 0.0], [120.0, 0.0], [0.0, 40.0]])  # the third is no row of theirs
+    assert gap_step(centres, np.array([40.0, 44.0, 40.0]), 0, 1) == 42.0

@@ -25,7 +25,7 @@ from vision.pieces import (
     shaped_like,
 )
 from vision.scoring import Scoring
-from vision.token_rows import OPPOSITE, SIDE_BY_SIDE
+from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, STEP_RANGE, gap_step
 
 #: The split number given to a block completed along its lattice.
 _LATTICE_SPLIT = 1000
@@ -50,9 +50,16 @@ BESIDE_ACCEPT_MIN = 0.8
 #: may be the two ends of a row whose middle the mask lost (backs in the cloth's own
 #: colours): a player's row is rarely longer...
 _ROW_MOST_STEPS = 8
-#: ...and its tokens lie one diameter apart, each step within this share of the ends'
-#: diameter (a token's cut is sized only to a tenth or so).
+#: ...and its tokens lie one step apart, within this share of the row's step
+#: (:func:`vision.token_rows.gap_step`: a token's cut is sized only to a tenth or so).
 _ROW_STEP_SLACK = 0.2
+#: A row's end looked for past its outermost back is kept where it reads as a face
+#: this well (white ends on pale tables, plain discs: 0.53-0.67 on six styles, and
+#: 0.36-0.39 on two; the table past a black end misread as a back, 0.46).
+_ROW_END_FACE_MIN = 0.5
+#: ...and where alignment moved it no further than this share of a step from its place
+#: (a face that slid onto the row's back, or off the line, is no end of it).
+_ROW_END_DRIFT = 0.25
 #: Split number of the pieces looked for between a row's ends.
 _ROW_SPLIT = 2000
 
@@ -230,10 +237,14 @@ def row_gaps(
     two ends face up. Backs in the colours of a cloth (dark navy on a blue gingham)
     leave the mask, and their rims are broken wherever a cell of their own colour lies
     behind them, so neither the mask nor the rim search finds them; the ends, whose
-    faces differ from the cloth, are read. Each place between two such tokens is cut
-    at their size and tilt, and the row's places are kept only if every one of them
-    matches a token as clearly as a piece found with no blob of its own must
-    (:meth:`Scoring.kept`): a chance pair of tokens with cloth between them matches nowhere.
+    faces differ from the cloth, are read. The row's step is measured where an end has
+    a neighbour of its row read beside it (:func:`vision.token_rows.gap_step`), else
+    taken from the ends' size; each place between them is cut at that step and their
+    tilt, and the row's places are kept only if every one of them matches a token as
+    clearly as a piece found with no blob of its own must (:meth:`Scoring.kept`): a
+    chance pair of tokens with cloth between them matches nowhere. No outline is asked
+    of them: a back in the cloth's colours has none (dark backs on a dark table
+    stepped 5-9 grey levels across their rims, matching 0.81-0.98).
     """
     if size_at is None or scoring.model.round is None:
         return []
@@ -248,17 +259,17 @@ def row_gaps(
     rows: list[list[int]] = []
     for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
         a, b = tokens[i], tokens[j]
-        diameter = (sides[i] + sides[j]) / 2
-        steps = round(apart[i, j] / diameter)
-        if not 2 <= steps <= _ROW_MOST_STEPS:
-            continue
-        if abs(apart[i, j] / steps / diameter - 1) > _ROW_STEP_SLACK:
-            continue
         # the gap continues whatever row each end has: its neighbours lie behind it
         way = offsets[i, j] / apart[i, j]
         behind_i = offsets[i, beside[i]] / apart[i, beside[i], None] @ way
         behind_j = offsets[j, beside[j]] / apart[j, beside[j], None] @ -way
         if np.any(behind_i > OPPOSITE) or np.any(behind_j > OPPOSITE):
+            continue
+        step = gap_step(centres, sides, i, j)
+        steps = round(apart[i, j] / step)
+        if not 2 <= steps <= _ROW_MOST_STEPS:
+            continue
+        if abs(apart[i, j] / steps / step - 1) > _ROW_STEP_SLACK:
             continue
         start, end = centres[i], centres[j]
         places = [start + (end - start) * k / steps for k in range(1, steps)]
@@ -279,6 +290,7 @@ def row_gaps(
         scoring.realigned(frame.pyramid, first, kind),
         scoring.config.second_look_min,
         size_at,
+        outline=False,
     )
     found = {s.candidate.blob: s for s in kept}
     out: list[Scored] = []
@@ -382,3 +394,56 @@ def _cells_of(lattice: Lattice, pieces: list[Candidate]) -> list[tuple[int, int]
     """The lattice cell each piece's centre lies in (all solved in one call)."""
     indices = np.rint(lattice.indices_of(np.array([c.center for c in pieces])))
     return [(int(i), int(j)) for i, j in indices.tolist()]
+
+
+def row_ends(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """The face-up end one step past a row's outermost back, where nothing was read.
+
+    By the rules a back lies in a row's middle, with a token on either side; a back
+    read with a token beside it on one side only has its row's end on the other,
+    face up. A white end whose figure is white too is a plain disc, which on a pale
+    table leaves the mask and matches its face poorly (white ends there: 0.36-0.67,
+    against 0.65 for a token the mask found). Each such place, one step on along the
+    line from the neighbour through the back, is cut at that step and the back's tilt,
+    aligned among the tokens, and kept where it reads as a face at
+    :data:`_ROW_END_FACE_MIN` near its place (:data:`_ROW_END_DRIFT`; naming still
+    asks it to end a row, :func:`vision.token_rows.ends_among_unsure`, if it reads
+    unsurely).
+    """
+    if size_at is None or scoring.model.round is None:
+        return []
+    backs = np.array([name == "token-back" for name in scoring.model.group_names])
+    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
+    centres = np.array([s.candidate.center for s in tokens], np.float64).reshape(-1, 2)
+    sides = np.array([s.candidate.side for s in tokens])
+    candidates: list[Candidate] = []
+    for k, s in enumerate(tokens):
+        if not backs[s.group]:
+            continue
+        apart = np.linalg.norm(centres - centres[k], axis=1)
+        steps = apart / ((sides + sides[k]) / 2)
+        beside_k = np.flatnonzero((steps >= STEP_RANGE[0]) & (steps <= STEP_RANGE[1]))
+        if len(beside_k) != 1:
+            continue
+        place = 2 * centres[k] - centres[beside_k[0]]
+        if clear_of(place, chosen):
+            quad = shaped_like([s.candidate], place, float(apart[beside_k[0]]))
+            blob = -1 - len(candidates)
+            candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
+    if not candidates:
+        return []
+    kind = scoring.token_groups
+    aligned = scoring.realigned(
+        frame.pyramid, scoring.score_structure(frame.pyramid, candidates, kind), kind
+    )
+    found = [
+        s
+        for s, c in zip(aligned, candidates, strict=True)
+        if s.score >= _ROW_END_FACE_MIN
+        and not backs[s.group]
+        and distance(s.candidate.center, c.center) <= _ROW_END_DRIFT * c.side
+        and clear_of(s.candidate.center, chosen)
+    ]
+    return one_per_place(found)[0]
