@@ -40,6 +40,9 @@ _KINDS_APART = 0.15
 #: Touching pieces lie half their sizes apart; nearer than this share of it, one of them
 #: is not there (a cut a little large, a token's halo in the mask, is forgiven).
 _ROOM_SHARE = 0.9
+#: A "token" under this share of the frame's tokens' size, measured against the tile size
+#: where it lies and in pixels alike, is no token (:func:`under_token_size`).
+_TOKEN_LEAST = 0.6
 
 
 def tokens_fitted(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[Scored]:
@@ -102,6 +105,38 @@ def token_ratio_of(scoring: Scoring, pieces: list[Scored], size_at: SizeModel) -
         if scoring.is_token(s) and s.score >= scoring.config.size_anchor_score
     ]
     return median_of(ratios) if len(ratios) >= 2 else None
+
+
+def token_side_of(scoring: Scoring, pieces: list[Scored]) -> float | None:
+    """How large the frame's tokens are in pixels: the median side of its clear token
+    matches (None with fewer than two), as :func:`token_ratio_of` counts them."""
+    sides = [
+        s.candidate.side
+        for s in pieces
+        if scoring.is_token(s) and s.score >= scoring.config.size_anchor_score
+    ]
+    return median_of(sides) if len(sides) >= 2 else None
+
+
+def under_token_size(
+    piece: Scored, token_ratio: float, token_side: float, size_at: SizeModel
+) -> bool:
+    """Whether a piece read as a token is far smaller than the frame's tokens (under
+    :data:`_TOKEN_LEAST` of them) both as a share of a tile's size where it lies and in
+    pixels: no token of the set is that small, but a bit of a tile's figure or checks is.
+
+    Tokens are all one size on the table, so a token's size beside a tile's where it
+    lies (:func:`token_ratio_of`) is the same across a tilted frame, as far as the tile
+    size there is known; where the frame's tiles fit that size poorly, a token's size in
+    pixels still holds (the camera's tilt changes it far less than twofold). On 22
+    styles' hard photos real tokens came to 0.60-1.42 of the frame's tokens by the
+    first measure and 0.65-1.30 by the second, never both under 0.68; the checks of a
+    blue tile on a red gingham cut as three discs (quilt seed 7 #3) came to 0.48-0.54
+    and 0.50-0.56, matching a token at 0.61-0.83.
+    """
+    c = piece.candidate
+    ratio = c.side / size_at(c.center)
+    return ratio < _TOKEN_LEAST * token_ratio and c.side < _TOKEN_LEAST * token_side
 
 
 def kind_by_size(
@@ -234,7 +269,8 @@ def tokens_in_company(
     scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
 ) -> tuple[list[Scored], list[RejectedCandidate]]:
     """The chosen pieces, less the tokens lying alone (see :data:`_LONE_REACH`) that
-    match a token's face only loosely: each is a tile where it clearly matches one
+    match a token's face only loosely, and those far smaller than the frame's tokens
+    (:func:`under_token_size`): each is a tile where it clearly matches one
     (:func:`as_tile`), else turned down.
 
     Tokens lie in players' rows; one alone on the table is rare, and what else is
@@ -249,6 +285,7 @@ def tokens_in_company(
     tokens = [s for s in chosen if scoring.is_token(s)]
     least = scoring.config.lone_token_min
     token_ratio = token_ratio_of(scoring, chosen, size_at) if size_at else None
+    token_side = token_side_of(scoring, chosen)
     kept: list[Scored] = []
     turned: list[RejectedCandidate] = []
     # (only where the frame's tokens are clearly smaller than its tiles)
@@ -266,7 +303,13 @@ def tokens_in_company(
         # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
         tile_sized = square_tiles and ratio >= 1.0
         lone = s.score < least and _alone(s, tokens)
-        if not (lone or tile_sized):
+        small = (
+            size_at is not None
+            and token_ratio is not None
+            and token_side is not None
+            and under_token_size(s, token_ratio, token_side, size_at)
+        )
+        if not (lone or tile_sized or small):
             kept.append(s)
             continue
         # a piece as large as the frame's own tokens (nearer their size than a
@@ -279,11 +322,13 @@ def tokens_in_company(
         if tile is not None and clear_of(tile.candidate.center, kept):
             kept.append(tile)
             continue
-        if not lone:
+        if not (lone or small):
             kept.append(s)  # no tile there: a token cut too large
             continue
         c = s.candidate
         reason = f"a token alone, not in a row, matched only {s.score:.2f}"
+        if small:
+            reason = f"a token far smaller than the frame's tokens ({c.side:.0f} px)"
         turned.append(RejectedCandidate(c.center, c.polygon(), reason))
     return kept, turned
 

@@ -77,3 +77,31 @@ def test_a_token_far_larger_than_the_frame_s_tokens_is_read_again_as_a_square_ti
         kept, turned = kinds.tokens_in_company(rec.scoring, None, [*row, large], lambda p: 50.0)
         assert tried == pytest.approx(expected, abs=0.5) and not turned
         assert kept == [*row, tile] if expected else kept == [*row, large]
+
+
+def test_a_token_far_smaller_than_the_frame_s_tokens_where_it_lies_and_in_pixels_is_none(
+    round_recogniser, monkeypatch
+):
+    # tokens are all one size on the table: a disc half the frame's tokens' size, a bit
+    # of a tile's checks, is no token even beside others; but a token seen smaller only
+    # in pixels (the far side of a tilted frame, where tiles are small too) or only
+    # beside the tile size there (where the frame's tiles fit that size poorly) stays
+    rec = round_recogniser
+    row = [placed_piece(rec, x, 35, 0.95, True) for x in (100, 136, 172, 208)]  # 0.7 of a tile
+    tried: list[float] = []
+
+    def as_tile(scoring, frame, s, size_at):
+        tried.append(s.candidate.side)
+        return None
+
+    monkeypatch.setattr(kinds, "as_tile", as_tile)
+    bit = placed_piece(rec, 236, 18, 0.9, True)
+    far = placed_piece(rec, 800, 18, 0.9, True)
+    misjudged = placed_piece(rec, 320, 30, 0.9, True)
+
+    def size_at(point):
+        return 26.0 if point[0] > 700 else 80.0 if 250 < point[0] < 400 else 50.0
+
+    kept, turned = kinds.tokens_in_company(rec.scoring, None, [*row, bit, far, misjudged], size_at)
+    assert tried == [18]  # a bit of a tile's figure may be its tile, found again
+    assert kept == [*row, far, misjudged] and len(turned) == 1
