@@ -12,7 +12,7 @@ import math
 import cv2
 import numpy as np
 
-from vision.candidates import Candidate
+from vision.candidates import Blob, Candidate
 from vision.frame import Frame
 from vision.numeric import median_of
 from vision.outlines import fitted_to_edge, outline_evenness
@@ -39,6 +39,10 @@ _RIM_FINE = 6.0
 #: least this share of the disc of 0.7 its radius (tiles on a fine check measured 0.63
 #: and more, rings of the check's own cells 0.02 and less).
 _RIM_BREAK_MIN = 0.3
+#: A loose blob this many tokens long (its box's long side over the tokens' size) and
+#: up to :data:`_PAIR_LONG` may be two touching tokens, one half lost to the cloth.
+_PAIR_SHORT = 1.3
+_PAIR_LONG = 2.4
 
 
 def look_again(
@@ -61,11 +65,13 @@ def look_again(
     if size_at is None or scoring.model.round is None:
         return chosen
     loose = []
+    loose_blobs = []
     for blob in frame.blobs:
         centre = blob_centre(blob, frame.scale)
         reach = 0.7 * size_at(centre)
         if all(distance(centre, s.candidate.center) >= reach for s in chosen):
             loose.append(centre)
+            loose_blobs.append(blob)
     found: list[Scored] = []
     for token in (False, True):
         known = [s for s in chosen if s.candidate.round and scoring.is_token(s) == token]
@@ -73,7 +79,8 @@ def look_again(
             continue  # a token's size is only known from the frame's tokens
         ratio = median_of([s.candidate.side / size_at(s.candidate.center) for s in known])
         firm = [s for s in chosen if not scoring.doubtful(s, ratio * size_at(s.candidate.center))]
-        candidates = rims(frame, firm + found, known, loose, size_at, ratio)
+        pairs = paired_blobs(frame, loose_blobs, size_at, ratio) if token else []
+        candidates = rims(frame, firm + found, known, loose, size_at, ratio, pairs)
         # a rim of a tile's size holds a tile (its figure alone may look like a token)
         kind = scoring.token_groups if token else ~scoring.token_groups
         # a tile's rim is only placed to a few pixels (see Scoring.score_shifted); shifted
@@ -90,6 +97,27 @@ def look_again(
             kept = not_printed_arcs(scoring, frame, kept)
         found += [s for s in kept if clear_of(s.candidate.center, firm + found)]
     return displaced(chosen, one_per_place(found)[0])
+
+
+def paired_blobs(
+    frame: Frame, blobs: list[Blob], size_at: SizeModel, ratio: float
+) -> list[tuple[float, float]]:
+    """The centres of the loose blobs a token and a half to two tokens long: two
+    touching tokens cut as one piece, which matched nothing.
+
+    Where one token of a touching pair shares the cloth's colours, the mask keeps it
+    only in part and the pair's blob is too short for a two-disc split; the rims are
+    still there, but at the working size a token's rim is a few pixels wide and
+    blurred into a check's cell edges (ember s2024 #19: a yellow and a blue token on a
+    blue gingham, neither rim found at the working size, both in the full frame).
+    """
+    pairs = []
+    for blob in blobs:
+        centre = blob_centre(blob, frame.scale)
+        long_side = max(blob.box[1]) * frame.scale / (ratio * size_at(centre))
+        if _PAIR_SHORT <= long_side <= _PAIR_LONG:
+            pairs.append(centre)
+    return pairs
 
 
 def rim_steps_all_round(scoring: Scoring, frame: Frame, s: Scored) -> bool:
@@ -138,12 +166,14 @@ def rims(
     loose: list[tuple[float, float]],
     size_at: SizeModel,
     ratio: float,
+    pairs: list[tuple[float, float]] | None = None,
 ) -> list[Candidate]:
     """Circles ``ratio`` times a tile's size among the frame's edges near the known
     pieces and the ``loose`` points, where nothing lies yet, each cut in the shape
     of the nearest known piece. On a checked cloth compared with itself (``broken``,
     see :attr:`vision.foreground.Foreground.broken`) a circle must hold a break of
-    its repetition: the check's own cells form rings of a tile's size."""
+    its repetition: the check's own cells form rings of a tile's size. Around the
+    ``pairs`` (see :func:`paired_blobs`) rims are looked for in the full frame too."""
 
     def sizes(point: tuple[float, float]) -> float:
         return ratio * size_at(point)
@@ -166,27 +196,13 @@ def rims(
     points = [np.array(s.candidate.center) / frame.scale for s in known]
     points += [np.array(p) / frame.scale for p in loose]
     circles: list[tuple[float, float, float]] = []
-    for x0, y0, x1, y1 in _windows(points, reach, frame.grey.shape):
-        if fine:
-            x0, y0, x1, y1 = (round(v * zoom) for v in (x0, y0, x1, y1))
-            crop = cv2.cvtColor(frame.pyramid.levels[0][y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
-        else:
-            crop = frame.grey[y0:y1, x0:x1]
-        found = cv2.HoughCircles(
-            cv2.GaussianBlur(crop, (0, 0), 1.2),
-            cv2.HOUGH_GRADIENT_ALT,
-            dp=1.0,
-            minDist=1.5 * low * zoom,
-            param1=120,
-            param2=0.6,
-            minRadius=int(low * zoom),
-            maxRadius=math.ceil(high * zoom),
-        )
-        if found is not None:
-            circles += [
-                ((x + x0 + 0.5) / zoom - 0.5, (y + y0 + 0.5) / zoom - 0.5, radius / zoom)
-                for x, y, radius in found[0]
-            ]
+    for window in _windows(points, reach, frame.grey.shape):
+        circles += _circles(frame, window, low, high, zoom if fine else 1.0)
+    if pairs and not fine:
+        # a pair's rims lie within a token of its blob's middle
+        near = [np.array(p) / frame.scale for p in pairs]
+        for window in _windows(near, 2 * high + 2, frame.grey.shape):
+            circles += _circles(frame, window, low, high, frame.scale)
     candidates: list[Candidate] = []
     for k, (x, y, radius) in enumerate(circles):
         centre = np.array([(x + 0.5) * frame.scale - 0.5, (y + 0.5) * frame.scale - 0.5])
@@ -202,6 +218,37 @@ def rims(
         quad = shaped_like([s.candidate for s in known], centre, side)
         candidates.append(Candidate(quad=quad, round=True, blob=-1 - k, split=0))
     return candidates
+
+
+def _circles(
+    frame: Frame, window: tuple[int, int, int, int], low: float, high: float, zoom: float
+) -> list[tuple[float, float, float]]:
+    """The circles of radius ``low``..``high`` (working px) among the edges in the
+    working-size ``window`` (x0, y0, x1, y1), looked for in the frame ``zoom`` times
+    the working size (1: the working frame, ``frame.scale``: the full frame), as
+    (x, y, radius) in working px."""
+    if zoom != 1.0:
+        x0, y0, x1, y1 = (round(v * zoom) for v in window)
+        crop = cv2.cvtColor(frame.pyramid.levels[0][y0:y1, x0:x1], cv2.COLOR_BGR2GRAY)
+    else:
+        x0, y0, x1, y1 = window
+        crop = frame.grey[y0:y1, x0:x1]
+    found = cv2.HoughCircles(
+        cv2.GaussianBlur(crop, (0, 0), 1.2),
+        cv2.HOUGH_GRADIENT_ALT,
+        dp=1.0,
+        minDist=1.5 * low * zoom,
+        param1=120,
+        param2=0.6,
+        minRadius=int(low * zoom),
+        maxRadius=math.ceil(high * zoom),
+    )
+    if found is None:
+        return []
+    return [
+        ((x + x0 + 0.5) / zoom - 0.5, (y + y0 + 0.5) / zoom - 0.5, radius / zoom)
+        for x, y, radius in found[0]
+    ]
 
 
 def _windows(
