@@ -27,6 +27,7 @@ import numpy as np
 from vision.config import VisionConfig
 from vision.discs import is_single_disc
 from vision.rectify import order_corners
+from vision.shared_arrays import locked
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,7 +216,7 @@ def grid_splits(
 def _unit_grid(cols: int, rows: int) -> np.ndarray:
     """The corners of a ``cols`` × ``rows`` grid of unit cells, row by row (K×1×2)."""
     ys, xs = np.mgrid[0 : rows + 1, 0 : cols + 1].astype(np.float32)
-    return np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2)
+    return locked(np.stack([xs.ravel(), ys.ravel()], axis=1).reshape(-1, 1, 2))
 
 
 @functools.cache
@@ -223,13 +224,12 @@ def _cell_corners(cols: int, rows: int) -> np.ndarray:
     """For each cell of :func:`_unit_grid`, row by row, the indices of its corners
     clockwise from the top-left (cells×4)."""
     width = cols + 1
-    return np.array(
-        [
-            [r * width + c, r * width + c + 1, (r + 1) * width + c + 1, (r + 1) * width + c]
-            for r in range(rows)
-            for c in range(cols)
-        ]
-    )
+    corners = [
+        [r * width + c, r * width + c + 1, (r + 1) * width + c + 1, (r + 1) * width + c]
+        for r in range(rows)
+        for c in range(cols)
+    ]
+    return locked(np.array(corners))
 
 
 def _counts_near(tiles: float) -> set[int]:
@@ -408,7 +408,7 @@ def _ellipse_outlines(quads: np.ndarray, points: int = 24) -> np.ndarray:
 def _unit_circle(points: int) -> tuple[np.ndarray, np.ndarray]:
     """Cosines and sines (columns) of ``points`` angles evenly round a circle."""
     t = np.linspace(0, 2 * np.pi, points, endpoint=False)
-    return np.cos(t)[:, None], np.sin(t)[:, None]
+    return locked(np.cos(t)[:, None]), locked(np.sin(t)[:, None])
 
 
 def coverage(mask: np.ndarray, quads: list[np.ndarray]) -> np.ndarray:
@@ -438,4 +438,4 @@ def _sample_grid() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     t = (np.arange(6) + 0.5) / 6
     u, v = np.meshgrid(t, t)
     u, v = u.ravel()[None, None, :], v.ravel()[None, None, :]
-    return u, v, 1 - u, 1 - v
+    return locked(u), locked(v), locked(1 - u), locked(1 - v)

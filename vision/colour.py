@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from vision.rectify import patch_mask
+from vision.shared_arrays import locked
 
 NEUTRAL_KELVIN = 6500.0
 #: Blur (pixels of a 40 px patch) of a patch before two members are compared: only enough
@@ -276,7 +277,7 @@ def _shift_matrix(length: int, shift: float) -> np.ndarray:
     matrix = np.zeros((length, length))
     np.add.at(matrix, (np.arange(length), low), 1 - part)
     np.add.at(matrix, (np.arange(length), high), part)
-    return matrix
+    return locked(matrix)
 
 
 class _Memory:
@@ -508,7 +509,8 @@ def _recut_maps(size: int) -> tuple[np.ndarray, np.ndarray]:
         y = centre + (grid - centre) * zoom + dy * size
         xs.append(np.broadcast_to(x[None, :], (half, half)))
         ys.append(np.broadcast_to(y[:, None], (half, half)))
-    return np.concatenate(xs).astype(np.float32), np.concatenate(ys).astype(np.float32)
+    x_map, y_map = np.concatenate(xs).astype(np.float32), np.concatenate(ys).astype(np.float32)
+    return locked(x_map), locked(y_map)
 
 
 def _recut_half(patch: np.ndarray) -> np.ndarray:

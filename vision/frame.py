@@ -14,6 +14,7 @@ import numpy as np
 
 from vision.candidates import Blob
 from vision.rectify import Pyramid
+from vision.shared_arrays import locked
 
 
 @dataclass(frozen=True, eq=False)
@@ -45,4 +46,4 @@ class Frame:
         periods = self.periods or ()
         for array in (self.image, self.grey, self.mask, self.broken, *levels, *periods):
             if isinstance(array, np.ndarray):
-                array.flags.writeable = False
+                locked(array)

@@ -26,6 +26,7 @@ import numpy as np
 from companion.bitenight.tiles import Tile
 from vision.config import VisionConfig
 from vision.rectify import flatten_alpha, full_quad, patch_mask, rectify
+from vision.shared_arrays import locked
 from vision.tileset import TileSet
 
 #: Small extra turns (degrees) and scales that stand for rectification error.
@@ -271,7 +272,7 @@ def _blur_matrix(size: int, sigma: float) -> np.ndarray:
             j = i + offset
             j = -j - 1 if j < 0 else (2 * size - j - 1 if j >= size else j)
             matrix[i, min(max(j, 0), size - 1)] += weight
-    return matrix
+    return locked(matrix)
 
 
 def _bank(

@@ -14,6 +14,8 @@ import math
 import cv2
 import numpy as np
 
+from vision.shared_arrays import locked
+
 #: Background grey for the transparent corners of round faces.
 NEUTRAL_GREY = 128
 
@@ -143,7 +145,7 @@ class Pyramid:
 def _patch_grid(patch_px: int) -> np.ndarray:
     """The patch's pixel centres as homogeneous columns (3×P², float32)."""
     ys, xs = np.mgrid[0:patch_px, 0:patch_px].astype(np.float32)
-    return np.stack([xs.ravel(), ys.ravel(), np.ones(patch_px * patch_px, np.float32)])
+    return locked(np.stack([xs.ravel(), ys.ravel(), np.ones(patch_px * patch_px, np.float32)]))
 
 
 def longest_side(quad: np.ndarray) -> float:
