@@ -314,14 +314,22 @@ def _step_behind(
 ) -> float | None:
     """The step from token ``end`` to the nearest token straight behind it (away from
     ``way``) that lies a step their size allows from it (:data:`STEP_RANGE`), if any."""
-    offsets = centres - centres[end]
-    apart = np.linalg.norm(offsets, axis=1)
-    steps = apart / ((diameters + diameters[end]) / 2)
-    behind = (
-        (offsets @ way <= -IN_LINE * apart) & (steps >= STEP_RANGE[0]) & (steps <= STEP_RANGE[1])
-    )
+    offsets, apart, stepped = a_step_from(centres, diameters, end)
+    behind = (offsets @ way <= -IN_LINE * apart) & stepped
     behind[end] = False
     return float(apart[behind].min()) if behind.any() else None
+
+
+def a_step_from(
+    centres: np.ndarray, diameters: np.ndarray, k: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The offsets from token ``k`` to each of ``centres`` (sized ``diameters``), their
+    lengths, and which lie one step of a row from it: as far as their sizes allow
+    side by side (:data:`STEP_RANGE`)."""
+    offsets = centres - centres[k]
+    apart = np.linalg.norm(offsets, axis=1)
+    steps = apart / ((diameters + diameters[k]) / 2)
+    return offsets, apart, (steps >= STEP_RANGE[0]) & (steps <= STEP_RANGE[1])
 
 
 def places_between(start: np.ndarray, end: np.ndarray, steps: int) -> np.ndarray:

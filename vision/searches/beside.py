@@ -25,7 +25,7 @@ from vision.pieces import (
     shaped_like,
 )
 from vision.scoring import Scoring
-from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, STEP_RANGE, gap_step
+from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 
 #: The split number given to a block completed along its lattice.
 _LATTICE_SPLIT = 1000
@@ -248,9 +248,7 @@ def row_gaps(
     """
     if size_at is None or scoring.model.round is None:
         return []
-    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
-    centres = np.array([s.candidate.center for s in tokens], np.float64).reshape(-1, 2)
-    sides = np.array([s.candidate.side for s in tokens])
+    tokens, centres, sides = _round_tokens(scoring, chosen)
     offsets = centres[None] - centres[:, None]  # [i, j]: from i to j
     apart = np.linalg.norm(offsets, axis=2)
     np.fill_diagonal(apart, np.inf)
@@ -415,16 +413,13 @@ def row_ends(
     if size_at is None or scoring.model.round is None:
         return []
     backs = np.array([name == "token-back" for name in scoring.model.group_names])
-    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
-    centres = np.array([s.candidate.center for s in tokens], np.float64).reshape(-1, 2)
-    sides = np.array([s.candidate.side for s in tokens])
+    tokens, centres, sides = _round_tokens(scoring, chosen)
     candidates: list[Candidate] = []
     for k, s in enumerate(tokens):
         if not backs[s.group]:
             continue
-        apart = np.linalg.norm(centres - centres[k], axis=1)
-        steps = apart / ((sides + sides[k]) / 2)
-        beside_k = np.flatnonzero((steps >= STEP_RANGE[0]) & (steps <= STEP_RANGE[1]))
+        _, apart, stepped = a_step_from(centres, sides, k)
+        beside_k = np.flatnonzero(stepped)
         if len(beside_k) != 1:
             continue
         place = 2 * centres[k] - centres[beside_k[0]]
@@ -447,3 +442,13 @@ def row_ends(
         and clear_of(s.candidate.center, chosen)
     ]
     return one_per_place(found)[0]
+
+
+def _round_tokens(
+    scoring: Scoring, chosen: list[Scored]
+) -> tuple[list[Scored], np.ndarray, np.ndarray]:
+    """The round tokens among ``chosen``, their centres (N×2) and their sides, which
+    the searches along a row start from."""
+    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
+    centres = np.array([s.candidate.center for s in tokens], np.float64).reshape(-1, 2)
+    return tokens, centres, np.array([s.candidate.side for s in tokens])
