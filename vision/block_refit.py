@@ -136,7 +136,7 @@ def _square_lattice(lattice: Lattice, cells: list[tuple[int, int]], side: float)
     cells' centres are, its rows along the block's longer line of cells (the mask keeps
     a block's long sides better than its ends), its columns at right angles."""
     index = np.array(cells, np.float64)
-    middle = lattice.origin + index.mean(axis=0) @ np.array([lattice.u, lattice.v])
+    middle = _middle(lattice, index)
     spans = index.max(axis=0) - index.min(axis=0)
     along = lattice.u if spans[0] >= spans[1] else lattice.v
     along = along / np.linalg.norm(along)
@@ -162,13 +162,19 @@ def _turned(
     """The lattice turned by ``turn`` degrees about its cells' middle and shifted by
     ``du``, ``dv`` steps along its rows and columns."""
     index = np.array(cells, np.float64)
-    middle = lattice.origin + index.mean(axis=0) @ np.array([lattice.u, lattice.v])
+    middle = _middle(lattice, index)
     c, s = np.cos(np.radians(turn)), np.sin(np.radians(turn))
     rotation = np.array([[c, -s], [s, c]])
     u, v = rotation @ lattice.u, rotation @ lattice.v
     shift = du * lattice.u + dv * lattice.v
     origin = middle + shift - index.mean(axis=0) @ np.array([u, v])
     return Lattice(origin, u, v, lattice.corners @ rotation.T)
+
+
+def _middle(lattice: Lattice, index: np.ndarray) -> np.ndarray:
+    """Where the middle of the lattice's cells ``index`` (N×2, row and column) lies:
+    the point a refit lattice is laid and turned about."""
+    return lattice.origin + index.mean(axis=0) @ np.array([lattice.u, lattice.v])
 
 
 def _best(
