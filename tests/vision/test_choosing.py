@@ -11,6 +11,17 @@ from vision.outlines import square_quad
 from vision.pieces import Scored
 
 
+def _tied_disc(recogniser, x: float, side: float, blob: int, split: int, cover: float) -> Scored:
+    """A disc piece of ``side`` at (``x``, 200) matching a monk clearly (0.9) and a
+    coffin by a hair less: a round tile in doubt only as to its motif."""
+    names = recogniser.model.group_names
+    monk, coffin = names.index("monk"), names.index("coffin")
+    quad = square_quad(np.array([x, 200.0]), side / 2, 0.0).astype(np.float32)
+    match = StructureMatch(monk, 0.0, 0.9, 0.003, coffin, 0.0)
+    patch = np.zeros((40, 40, 3), np.float32)
+    return Scored(Candidate(quad, True, blob, split, cover), patch, match)
+
+
 def test_a_piece_turned_down_as_its_split_cut_it_keeps_a_clear_cut_at_its_place(
     round_recogniser,
 ):
@@ -38,16 +49,8 @@ def test_a_lone_tile_tied_between_two_motifs_is_offered_for_a_second_look(round_
     # a hair less (a pinwheel's four wedges are shared by every face); a die cut as a
     # disc out of a square blob (split 1), smaller than a tile, ties the same way and
     # is not offered
-    names = round_recogniser.model.group_names
-    monk, coffin = names.index("monk"), names.index("coffin")
-    patch = np.zeros((40, 40, 3), np.float32)
-
-    def lone(x: float, split: int, side: float) -> Scored:
-        quad = square_quad(np.array([x, 200.0]), side / 2, 0.0).astype(np.float32)
-        match = StructureMatch(monk, 0.0, 0.9, 0.003, coffin, 0.0)
-        return Scored(Candidate(quad, True, split, split, 1.0), patch, match)
-
-    tile, die = lone(100, 0, 60.0), lone(300, 1, 41.5)
+    tile = _tied_disc(round_recogniser, 100, 60.0, blob=0, split=0, cover=1.0)
+    die = _tied_disc(round_recogniser, 300, 41.5, blob=1, split=1, cover=1.0)
     chosen, rejected, _, turned_down = choose(round_recogniser.scoring, None, [tile, die], 60.0)
     assert chosen == [] and all(r.reason.startswith("ambiguous") for r in rejected)
     assert turned_down == [tile]
@@ -60,16 +63,8 @@ def test_a_lone_blob_a_split_cuts_into_one_disc_of_a_tiles_size_is_offered_for_a
     # is no single disc (split 0); cut by a split into one disc covering it, of the
     # frame's tile size (60 px), it is offered as a tile in doubt, and a die cut as a
     # disc 0.69 of a tile's side is not
-    names = round_recogniser.model.group_names
-    monk, coffin = names.index("monk"), names.index("coffin")
-    patch = np.zeros((40, 40, 3), np.float32)
-
-    def lone(x: float, side: float, blob: int) -> Scored:
-        quad = square_quad(np.array([x, 200.0]), side / 2, 0.0).astype(np.float32)
-        match = StructureMatch(monk, 0.0, 0.9, 0.003, coffin, 0.0)
-        return Scored(Candidate(quad, True, blob, 1, 0.98), patch, match)
-
-    tile, die = lone(100, 58.0, 0), lone(300, 41.5, 1)
+    tile = _tied_disc(round_recogniser, 100, 58.0, blob=0, split=1, cover=0.98)
+    die = _tied_disc(round_recogniser, 300, 41.5, blob=1, split=1, cover=0.98)
     _, rejected, _, turned_down = choose(round_recogniser.scoring, None, [tile, die], 60.0)
     assert all(r.reason.startswith("ambiguous") for r in rejected)
     assert turned_down == [tile]

@@ -401,16 +401,28 @@ def test_a_fine_check_is_told_where_it_stops_repeating_and_nowhere_else(
 ) -> None:
     # what a search for rims relies on: its rings of the check's own cells, a tile's size,
     # lie where the cloth repeats itself, a tile where it does not
-    frame = checked_cloth(cell=8)
     placed = [((150, 110), 9), ((330, 200), 9)]
+    _told_where_it_stops_repeating(
+        checked_cloth(cell=8), placed, [(480, 120), (240, 270), (560, 300)], config
+    )
+
+
+def _told_where_it_stops_repeating(
+    frame: np.ndarray,
+    placed: list[tuple[tuple[int, int], int]],
+    cloth_only: list[tuple[int, int]],
+    config: VisionConfig,
+) -> None:
+    """Pale discs ``placed`` (centre, radius) on a checked cloth ``frame`` are where the
+    foreground says the cloth stops repeating, and the ``cloth_only`` places are not."""
     for centre, radius in placed:
         pale_disc(frame, centre, radius)
     broken = find_foreground(camera(frame), config).broken
     assert broken is not None
     for centre, radius in placed:
         assert coverage(broken, disc_mask(centre, radius)) > 0.6, centre
-    for centre in [(480, 120), (240, 270), (560, 300)]:
-        assert coverage(broken, disc_mask(centre, 9)) < 0.1, centre
+    for centre in cloth_only:
+        assert coverage(broken, disc_mask(centre, placed[0][1])) < 0.1, centre
 
 
 def test_a_checks_periods_are_told_at_the_work_size_whatever_size_it_was_read_at(
@@ -459,14 +471,7 @@ def test_a_check_seen_by_a_tilted_camera_is_told_where_it_stops_repeating(
     # and a search for rims takes rings of the check's own cells for tokens
     frame = tilted_checked_cloth(cell, turn, spread)
     placed = [((200, 200), 10), ((420, 250), 10)]
-    for centre, radius in placed:
-        pale_disc(frame, centre, radius)
-    broken = find_foreground(camera(frame), config).broken
-    assert broken is not None
-    for centre, radius in placed:
-        assert coverage(broken, disc_mask(centre, radius)) > 0.6, centre
-    for centre in [(100, 300), (320, 120), (560, 300)]:
-        assert coverage(broken, disc_mask(centre, 10)) < 0.1, centre
+    _told_where_it_stops_repeating(frame, placed, [(100, 300), (320, 120), (560, 300)], config)
 
 
 def test_the_pieces_a_line_search_reads_are_those_the_full_statistics_give() -> None:

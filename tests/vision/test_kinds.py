@@ -10,6 +10,19 @@ import vision.kinds as kinds
 from tests.vision.drawn import placed_piece
 
 
+def _tiles_tried(monkeypatch, tile=None) -> list[float]:
+    """The sides of the pieces `kinds.tokens_in_company` tries as tiles, filled in as it
+    tries them; each try answers ``tile``."""
+    tried: list[float] = []
+
+    def as_tile(scoring, frame, s, size_at):
+        tried.append(s.candidate.side)
+        return tile
+
+    monkeypatch.setattr(kinds, "as_tile", as_tile)
+    return tried
+
+
 def test_a_lone_piece_as_large_as_the_frame_s_tokens_is_not_read_again_as_a_tile(
     round_recogniser, monkeypatch
 ):
@@ -19,13 +32,7 @@ def test_a_lone_piece_as_large_as_the_frame_s_tokens_is_not_read_again_as_a_tile
     # clearly smaller (a tile's figure left by a cloth of its colour) is tried as a tile
     recogniser = round_recogniser
     row = [placed_piece(recogniser, x, 35, 0.95, True) for x in (100, 136)]  # clear: 0.7 of a tile
-    tried: list[float] = []
-
-    def as_tile(scoring, frame, s, size_at):
-        tried.append(s.candidate.side)
-        return None
-
-    monkeypatch.setattr(kinds, "as_tile", as_tile)
+    tried = _tiles_tried(monkeypatch)
     lone_token = placed_piece(recogniser, 600, 37, 0.7, True)
     lone_figure = placed_piece(recogniser, 900, 24, 0.7, True)
     kept, turned = kinds.tokens_in_company(
@@ -67,13 +74,7 @@ def test_a_token_far_larger_than_the_frame_s_tokens_is_read_again_as_a_square_ti
         row = [placed_piece(rec, 100, 35, 0.95, True), placed_piece(rec, 136, 35, 0.95, True)]
         large = placed_piece(rec, 190, 55, 0.95, True)
         tile = placed_piece(rec, 190, 50, 0.9, False)
-        tried: list[float] = []
-
-        def as_tile(scoring, frame, s, size_at, tile=tile, tried=tried):
-            tried.append(s.candidate.side)
-            return tile
-
-        monkeypatch.setattr(kinds, "as_tile", as_tile)
+        tried = _tiles_tried(monkeypatch, tile)
         kept, turned = kinds.tokens_in_company(rec.scoring, None, [*row, large], lambda p: 50.0)
         assert tried == pytest.approx(expected, abs=0.5) and not turned
         assert kept == [*row, tile] if expected else kept == [*row, large]
@@ -88,13 +89,7 @@ def test_a_token_far_smaller_than_the_frame_s_tokens_where_it_lies_and_in_pixels
     # beside the tile size there (where the frame's tiles fit that size poorly) stays
     rec = round_recogniser
     row = [placed_piece(rec, x, 35, 0.95, True) for x in (100, 136, 172, 208)]  # 0.7 of a tile
-    tried: list[float] = []
-
-    def as_tile(scoring, frame, s, size_at):
-        tried.append(s.candidate.side)
-        return None
-
-    monkeypatch.setattr(kinds, "as_tile", as_tile)
+    tried = _tiles_tried(monkeypatch)
     bit = placed_piece(rec, 236, 18, 0.9, True)
     far = placed_piece(rec, 800, 18, 0.9, True)
     misjudged = placed_piece(rec, 320, 30, 0.9, True)
