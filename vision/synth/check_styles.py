@@ -34,6 +34,14 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
   filled figure outlined black, a black heart at the top middle.
 * ``hatch``: round; white hatched with diagonal lines of the colour, a black filled
   figure, a red heart on the right whatever the colour.
+* ``banner``: square; a grey ground crossed by a band of the colour, a black figure
+  standing out of the band, a heart in the colour outlined black top right.
+* ``seal``: round; the colour as ground with a darker ring, the figure a pale tint of
+  the colour outlined darker, a white heart at the bottom.
+* ``stencil``: square; a wide frame of the colour round a cream middle, the figure in a
+  dark shade of the colour, a small black heart low on the left.
+* ``petal``: round; six coloured petals on cream round a white middle holding a small
+  black outline figure, a black heart at the top between the petals.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -645,6 +653,119 @@ def _token_i(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- banner and seal ------------------------------------------------------------------------
+
+_COL_J: dict[Colour, BGR] = {
+    Colour.BLUE: (200, 120, 50),
+    Colour.RED: (50, 30, 190),
+    Colour.YELLOW: (70, 215, 245),
+    Colour.GREEN: (90, 150, 40),
+    Colour.PURPLE: (170, 70, 120),
+}
+_TOK_J = _token_palette(_COL_J, black=(35, 30, 30), white=(232, 236, 238))
+
+
+def _banner(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = np.full((n, n, 3), (200, 190, 180), np.uint8)
+    img[int(0.4 * n) : int(0.64 * n)] = _COL_J[tile.colour]
+    _silhouette(img, tile.motif, n, (20, 20, 25))
+    if tile.heart:
+        _heart(img, int(0.82 * n), int(0.16 * n), 9 * S, _COL_J[tile.colour])
+        _heart(img, int(0.82 * n), int(0.16 * n), 9 * S, (20, 20, 25), thick=S)
+    return _shrunk(img)
+
+
+def _seal(tile: Tile) -> np.ndarray:
+    n = PX * S
+    c = n // 2
+    colour = np.array(_COL_J[tile.colour], np.float32)
+    img = np.full((n, n, 3), _COL_J[tile.colour], np.uint8)
+    shade = tuple(int(v) for v in colour * 0.6)
+    cv2.circle(img, (c, c), int(0.42 * n), shade, int(0.05 * n), _AA)
+    tint = tuple(int(v) for v in colour * 0.45 + 255 * 0.55)
+    _silhouette(img, tile.motif, n, tint)
+    _silhouette(img, tile.motif, n, tuple(int(v) for v in colour * 0.4), fill=False, thick=S)
+    if tile.heart:
+        _heart(img, c, int(0.86 * n), 7 * S, (250, 250, 250))
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_j(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        img = np.full((n, n, 3), (60, 90, 130), np.uint8)
+        for r in (0.22, 0.36):
+            cv2.circle(img, (c, c), int(r * n), (150, 170, 190), 3 * S, _AA)
+    else:
+        img = np.full((n, n, 3), colour, np.uint8)
+        cv2.circle(img, (c, c), int(0.3 * n), (245, 245, 245), 2 * S, _AA)
+        cv2.circle(img, (c, c), int(0.08 * n), (245, 245, 245), -1, _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
+# -- stencil and petal ----------------------------------------------------------------------
+
+_COL_K: dict[Colour, BGR] = {
+    Colour.BLUE: (160, 100, 20),
+    Colour.RED: (60, 50, 215),
+    Colour.YELLOW: (30, 190, 225),
+    Colour.GREEN: (80, 185, 110),
+    Colour.PURPLE: (140, 50, 160),
+}
+_TOK_K = _token_palette(_COL_K, black=(30, 35, 35), white=(245, 245, 240))
+
+
+def _stencil(tile: Tile) -> np.ndarray:
+    n = PX * S
+    colour = np.array(_COL_K[tile.colour], np.float32)
+    img = np.full((n, n, 3), _COL_K[tile.colour], np.uint8)
+    m = int(0.14 * n)
+    img[m : n - m, m : n - m] = (205, 235, 245)
+    _silhouette(img, tile.motif, n, tuple(int(v) for v in colour * 0.5))
+    if tile.heart:
+        _heart(img, int(0.26 * n), int(0.76 * n), 7 * S, (20, 20, 20))
+    return _shrunk(img)
+
+
+def _petal(tile: Tile) -> np.ndarray:
+    n = PX * S
+    c = n // 2
+    img = np.full((n, n, 3), (215, 230, 238), np.uint8)
+    for k in range(6):
+        a = k * 60 + 30
+        x = c + int(0.3 * n * np.cos(np.radians(a)))
+        y = c + int(0.3 * n * np.sin(np.radians(a)))
+        cv2.ellipse(
+            img, (x, y), (int(0.17 * n), int(0.08 * n)), a, 0, 360, _COL_K[tile.colour], -1, _AA
+        )
+    cv2.circle(img, (c, c), int(0.27 * n), (250, 250, 250), -1, _AA)
+    figure = np.full((n, n, 3), 255, np.uint8)
+    _silhouette(figure, tile.motif, n, (0, 0, 0), fill=False, thick=7 * S)
+    small = cv2.resize(figure, None, fx=0.6, fy=0.6)
+    off = (n - small.shape[0]) // 2
+    ink = small[..., 0] < 128
+    img[off : off + small.shape[0], off : off + small.shape[1]][ink] = (20, 20, 20)
+    if tile.heart:
+        _heart(img, int(0.5 * n), int(0.1 * n), 7 * S, (20, 20, 20))
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_k(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        img = np.full((n, n, 3), (110, 130, 110), np.uint8)
+        cv2.line(img, (0, n), (n, 0), (240, 240, 240), int(0.12 * n), _AA)
+    else:
+        img = np.full((n, n, 3), colour, np.uint8)
+        w = int(0.07 * n)
+        cv2.line(img, (c, int(0.2 * n)), (c, int(0.8 * n)), (25, 25, 25), w, _AA)
+        cv2.line(img, (int(0.2 * n), c), (int(0.8 * n), c), (25, 25, 25), w, _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -669,6 +790,10 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "compass": ("round", _compass, _token_h, _TOK_H),
     "glow": ("square", _glow, _token_i, _TOK_I),
     "hatch": ("round", _hatch, _token_i, _TOK_I),
+    "banner": ("square", _banner, _token_j, _TOK_J),
+    "seal": ("round", _seal, _token_j, _TOK_J),
+    "stencil": ("square", _stencil, _token_k, _TOK_K),
+    "petal": ("round", _petal, _token_k, _TOK_K),
 }
 
 
