@@ -522,6 +522,79 @@ def _recut_half(patch: np.ndarray) -> np.ndarray:
     return cuts.reshape(len(_VARIANTS), size // 2, size // 2, 3)
 
 
+#: A square piece's turn is doubted by its colour (see :func:`quarter_turn_by_colour`)
+#: only where its faces' colour layout leaves more than this share of its chroma
+#: unexplained as structure turned it...
+TURN_CHROMA_MISFIT = 0.6
+#: ...and a quarter turn leaves at most this share of that misfit.
+TURN_CHROMA_GAIN = 0.6
+
+
+def _chroma(pixels: np.ndarray) -> np.ndarray:
+    """Images' pixels on a mask (N×d×3) as flat chroma vectors (N×3d): each pixel's grey
+    (its mean over the channels) taken away, then each channel's mean."""
+    x = pixels - pixels.mean(axis=2, keepdims=True)
+    return (x - x.mean(axis=1, keepdims=True)).reshape(len(x), -1)
+
+
+def chroma_faces(templates: np.ndarray, lamps: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """A group's faces (M×P×P×3) under each of ``lamps`` (L×3 gains) as unit chroma
+    vectors at half size on ``mask`` (a square's, the same turned), each turned back by
+    0-3 quarter turns (4×L·M×3d): what :func:`quarter_turns_by_colour` compares, learnt
+    once. A piece turned by ``k`` quarters compares with the faces turned back by ``k``."""
+    small = half_size(templates.astype(np.float32))
+    on_mask = half_mask(mask)
+    turned = []
+    for k in range(4):
+        faces = np.rot90(small, -k, axes=(1, 2))[:, on_mask]
+        vectors = _chroma(np.concatenate([faces * gains for gains in lamps]).astype(np.float64))
+        turned.append(vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9))
+    return np.stack(turned).astype(np.float32)
+
+
+def quarter_turns_by_colour(
+    patches: np.ndarray, turns: list[int], faces: list[np.ndarray], mask: np.ndarray
+) -> list[int]:
+    """How many more quarter turns (counter-clockwise, as :func:`upright` turns) each
+    square piece's colour layout asks for than the ``turns`` (quarters) structure gave
+    it, or 0; ``patches`` as cut, ``faces`` each piece's group's, from
+    :func:`chroma_faces`.
+
+    Grey structure turns a piece by its outlines; a figure near-round under a quarter turn
+    (a garlic bulb's disc, its spike a few pixels) ties there, and a band of a colour as
+    bright as the ground (yellow on pale grey) leaves no outline to break the tie: such a
+    piece is read with its colour band across the faces' band, and its colour and heart
+    by chance (banner: every yellow garlic turned, read blue or purple). Where the colour
+    lies says the turn plainly. Each turn's misfit is the share of the piece's chroma (its
+    colour with its grey taken away, so a black figure does not outweigh it) that the best
+    face, under the best lamp, leaves unexplained; only a turn that no face explains
+    (:data:`TURN_CHROMA_MISFIT`) is doubted, and only for one that fits far better
+    (:data:`TURN_CHROMA_GAIN`): a layout the same under a turn (a colour ground all over,
+    a band turned by half) never is. As a band is the same turned by half, the turn
+    returned may be half a turn off: structure settles that.
+    """
+    if not len(patches):
+        return []
+    x = _chroma(half_size(patches.astype(np.float32))[:, half_mask(mask)])
+    energy = np.maximum((x * x).sum(axis=1), 1e-9)
+    misfits = np.zeros((len(x), 4))
+    by_faces: dict[int, list[int]] = {}
+    for k, own in enumerate(faces):
+        by_faces.setdefault(id(own), []).append(k)
+    for ks in by_faces.values():  # the pieces sharing a group's faces, in one product
+        covariance = np.maximum(faces[ks[0]] @ x[ks].T, 0.0)  # 4×L·M×n
+        fits = ((covariance * covariance).max(axis=1) / energy[ks]).T  # n×4, turns as cut
+        # the piece turned by its own turn and k more is the cut turned by turn + k
+        order = (np.asarray(turns)[ks, None] + np.arange(4)) % 4
+        misfits[ks] = 1.0 - np.take_along_axis(fits, order, axis=1)
+    best = misfits[:, 1:].argmin(axis=1) + 1
+    rows = np.arange(len(x))
+    doubted = (misfits[:, 0] > TURN_CHROMA_MISFIT) & (
+        misfits[rows, best] <= TURN_CHROMA_GAIN * misfits[:, 0]
+    )
+    return [int(b) if d else 0 for b, d in zip(best, doubted, strict=True)]
+
+
 # -- a frame --------------------------------------------------------------------------------
 
 

@@ -5,7 +5,9 @@ best, and alignment (which slides one template) cannot undo that: such pieces ar
 aligned with every motif (:func:`other_motifs`), in their other quarter turns
 (:func:`other_quarter_turns`), and compared with the other motifs where the faces
 differ (:func:`motifs_where_they_differ`); near ties such a comparison settles are
-kept (:func:`near_ties_settled`) and taken as clear leads (:func:`clear_ties`). Part of
+kept (:func:`near_ties_settled`) and taken as clear leads (:func:`clear_ties`); a square
+tile whose colour lies across its faces' is turned as its colour says
+(:func:`turned_by_colour`). Part of
 stage 4 of
 :mod:`vision.recogniser`, on the few doubtful pieces of a frame (none on most).
 """
@@ -17,9 +19,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from vision.colour import upright
-from vision.matching import StructureMatch, every_group
-from vision.model import band_pass
+from vision.candidates import Candidate
+from vision.colour import quarter_turns_by_colour, upright
+from vision.matching import StructureMatch, align, every_group
+from vision.model import band_pass, structure_vectors
 from vision.motifs import motif_challenges, own_fits
 from vision.pieces import Scored, SizeModel, best_few, one_per_place
 from vision.rectify import Pyramid
@@ -69,6 +72,71 @@ def other_quarter_turns(scoring: Scoring, pyramid: Pyramid, chosen: list[Scored]
         for s in again[3 * n : 3 * n + 3]:
             if s.score > out[k].score:
                 out[k] = Scored(s.candidate, s.patch, s.match, chosen[k].cut or s.cut)
+    return out
+
+
+def turned_by_colour(
+    scoring: Scoring,
+    pyramid: Pyramid,
+    chosen: list[Scored],
+    faces: dict[int, np.ndarray],
+    mask: np.ndarray,
+) -> list[Scored]:
+    """Each chosen square tile whose colour lies across where its faces have it, turned
+    the quarter turn its colour asks for (:func:`vision.colour.quarter_turns_by_colour`;
+    ``faces``: each square tile group's, as :attr:`vision.naming.Naming.turn_chroma`,
+    on ``mask``).
+
+    Structure may turn a near-round figure a quarter off when the colour that would
+    break the tie (a band as bright as the ground) shows no outline in grey; its colour
+    and heart are then read turned. Colour says which way the band runs but not which
+    end is up, so the piece is aligned in both of those turns and the turn whose
+    figure fits best is kept (a garlic's spike, a heart's corner), at that turn's score.
+    The colour is compared under every lamp of the config: the frame's light is only
+    judged later, from these very pieces.
+    """
+    bank = scoring.model.square
+    if bank is None:
+        return chosen
+    tiles = [k for k, s in enumerate(chosen) if not s.candidate.round and s.group in faces]
+    if not tiles:
+        return chosen
+    quarters = quarter_turns_by_colour(
+        np.stack([chosen[k].patch for k in tiles]),
+        [round(chosen[k].turn / 90.0) % 4 for k in tiles],
+        [faces[chosen[k].group] for k in tiles],
+        mask,
+    )
+    doubted = [
+        (k, (chosen[k].turn + 90.0 * quarter) % 360)
+        for k, quarter in zip(tiles, quarters, strict=True)
+        if quarter
+    ]
+    if not doubted:
+        return chosen
+    config = scoring.config
+    tries = [(k, (turn + half) % 360) for k, turn in doubted for half in (0.0, 180.0)]
+    placed = align(
+        pyramid,
+        [chosen[k].candidate.quad for k, _ in tries],
+        [[(chosen[k].group, turn)] for k, turn in tries],
+        bank,
+        config.patch_px,
+        config.align_zooms,
+        config.align_reach,
+    )
+    out = list(chosen)
+    for n in range(0, len(tries), 2):
+        best = n if placed[n][1] >= placed[n + 1][1] else n + 1
+        (k, turn), quad = tries[best], placed[best][0]
+        s = chosen[k]
+        moved = Candidate(quad, False, s.candidate.blob, s.candidate.split, s.candidate.cover)
+        patch = pyramid.rectify_many([quad], config.patch_px)[0]
+        own = (bank.group == s.group) & (bank.turn == turn)
+        vector = structure_vectors(patch[None], bank.mask)[0]
+        score = float((bank.vectors[own] @ vector).max())
+        match = replace(s.match, turn=turn, score=score)
+        out[k] = Scored(moved, patch, match, s.cut or s.candidate)
     return out
 
 

@@ -14,7 +14,14 @@ from dataclasses import replace
 import numpy as np
 
 from companion.bitenight.tiles import Tile
-from vision.colour import POOR_FIT, FrameColours, colour_mask, upright
+from vision.colour import (
+    POOR_FIT,
+    FrameColours,
+    chroma_faces,
+    colour_mask,
+    kelvin_gains,
+    upright,
+)
 from vision.config import VisionConfig
 from vision.model import AppearanceModel, structure_vectors
 from vision.outlines import face_ground_reach
@@ -57,6 +64,15 @@ class Naming:
                 config.patch_px,
             )
             for round_ in (False, True)
+        }
+        #: Each square tile group's faces as chroma under every lamp of the config, by
+        #: which a piece's colour says how it is turned (see
+        #: :func:`vision.doubts.turned_by_colour`).
+        lamps = np.array([np.ones(3), *(kelvin_gains(k) for k in config.illuminant_kelvins)])
+        self.turn_chroma = {
+            g: chroma_faces(self.member_faces[g], lamps, self.colour_masks[False])
+            for g in range(len(model.groups))
+            if not shaped[g]
         }
         #: Pieces of a set coloured in a frame round the edge are cut outside the frame,
         #: which lies where the faces' ground ends (0: not framed).

@@ -149,6 +149,9 @@ class Recogniser:
         lap("choose")
         judged = doubts.motifs_where_they_differ(scoring, chosen)
         chosen = doubts.clear_ties(scoring, chosen, judged)
+        chosen = doubts.turned_by_colour(
+            scoring, pyramid, chosen, self.naming.turn_chroma, self.naming.colour_masks[False]
+        )
         tiles, tokens, unsure, gains = self.naming.colour(chosen, scoring)
         lap("colour")
         return FrameResult(

@@ -10,11 +10,13 @@ from companion.bitenight.tiles import COLOURS, Motif, Tile
 from vision.colour import (
     FitTable,
     FrameColours,
+    chroma_faces,
     decide_member,
     estimate_gains,
     fit_residuals,
     kelvin_gains,
     masked_fit_residuals,
+    quarter_turns_by_colour,
 )
 from vision.config import VisionConfig
 from vision.model import build_model
@@ -245,3 +247,54 @@ def test_a_plain_white_token_is_read_white_under_the_frame_s_brightness():
     assert names[frame.plain_member(plain)] == "white"
     for k in shown[:-1]:
         assert frame.plain_member(k) == k
+
+
+def _banded_faces() -> np.ndarray:
+    """Five faces alike but for the colour of a band across a pale ground, a black disc
+    with a spike standing out of it (a garlic bulb on a banner)."""
+    faces = []
+    for colour in ((40, 200, 230), (200, 120, 50), (50, 50, 200), (80, 160, 60), (160, 60, 130)):
+        face = np.full((40, 40, 3), (200, 190, 180), np.float32)
+        face[16:26] = colour
+        cv2.circle(face, (20, 23), 8, (20, 20, 25), -1)
+        cv2.line(face, (20, 15), (20, 8), (20, 20, 25), 2)
+        faces.append(face)
+    return np.stack(faces)
+
+
+def _lamps() -> np.ndarray:
+    return np.array([np.ones(3), *(kelvin_gains(k) for k in VisionConfig().illuminant_kelvins)])
+
+
+def test_a_piece_whose_colour_band_runs_across_its_faces_band_is_turned_a_quarter():
+    # structure cannot turn a near-round figure whose band (yellow on pale grey) shows no
+    # outline in grey; the colour says which way the band runs
+    faces = _banded_faces()
+    mask = patch_mask(40, False)
+    chroma = chroma_faces(faces, _lamps(), mask)
+    rng = np.random.default_rng(3)
+    warm = kelvin_gains(3600) * 0.9
+    yellow = np.clip(faces[0] * warm + rng.normal(0, 3, faces[0].shape), 0, 255)
+    for structure_turn in range(4):
+        cut = np.rot90(yellow, -structure_turn - 1).astype(np.float32)  # a quarter off
+        quarter = quarter_turns_by_colour(cut[None], [structure_turn], [chroma], mask)[0]
+        assert quarter in (1, 3)
+        upright = np.rot90(cut, structure_turn + quarter)
+        assert upright[21, 5:35].mean(axis=0)[0] < 120  # the band runs across again
+
+
+def test_a_piece_whose_colour_lies_alike_turned_is_left_as_structure_turned_it():
+    # a band turned by half, or a ground coloured all over round a centred figure, looks
+    # the same turned: the colour says nothing there, and structure keeps the say
+    faces = _banded_faces()
+    mask = patch_mask(40, False)
+    chroma = chroma_faces(faces, _lamps(), mask)
+    upside_down = np.rot90(faces[1], 2).astype(np.float32)
+    assert quarter_turns_by_colour(upside_down[None], [2], [chroma], mask) == [0]
+    grounds = faces.copy()
+    grounds[:] = faces[:, 16:17, :1]  # the band's colour all over
+    for ground in grounds:
+        cv2.rectangle(ground, (12, 12), (27, 27), (20, 20, 25), -1)
+    ground_chroma = chroma_faces(grounds, _lamps(), mask)
+    turned = np.rot90(grounds[3], 1).astype(np.float32)
+    assert quarter_turns_by_colour(turned[None], [0], [ground_chroma], mask) == [0]
