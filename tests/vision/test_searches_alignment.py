@@ -1,4 +1,4 @@
-"""Which pieces a search aligns (vision/scoring.py, Scoring.worth_aligning)."""
+"""Which pieces a search aligns (vision/scoring.py, Scoring.realigned_if_worth)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from vision.synth.scene import paste
 
 
 def test_a_search_aligns_only_the_pieces_whose_first_look_reaches_the_blob_floor(
-    square_set, square_recogniser
+    square_set, square_recogniser, monkeypatch
 ):
     # a search lays squares where nothing was recognised: one over a tile the mask lost,
     # one over bare cloth; only the first is worth the alignment, and the floor is the one
@@ -34,4 +34,14 @@ def test_a_search_aligns_only_the_pieces_whose_first_look_reaches_the_blob_floor
     on_tile, on_cloth = rec.scoring.score_structure(pyramid, cuts, ~rec.scoring.token_groups)
     assert on_cloth.score < rec.config.align_min_score <= on_tile.score
 
-    assert rec.scoring.worth_aligning([on_tile, on_cloth]) == [on_tile]
+    seen: list = []
+    realigned = rec.scoring.realigned
+
+    def recorded(pyramid, pieces, allowed=None):
+        seen.extend(pieces)
+        return realigned(pyramid, pieces, allowed)
+
+    monkeypatch.setattr(rec.scoring, "realigned", recorded)
+    out = rec.scoring.realigned_if_worth(pyramid, [on_tile, on_cloth])
+    assert seen == [on_tile]
+    assert out[1] is on_cloth
