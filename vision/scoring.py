@@ -113,6 +113,33 @@ class Scoring:
                     out[i] = Scored(c, patch, match, pieces[i].cut or pieces[i].candidate)
         return out
 
+    def realigned_if_worth(
+        self, pyramid: Pyramid, pieces: list[Scored], allowed: np.ndarray | None = None
+    ) -> list[Scored]:
+        """:meth:`realigned`, for the pieces whose first match reaches ``align_min_score``
+        only (the floor under which no blob's piece is aligned either, see
+        :func:`vision.cuts.align_promising`); the rest as they were.
+
+        For the squares and circles a search laid where nothing was recognised, kept only
+        on a clear match once aligned (``second_look_min``): mostly cloth, dice and
+        printed marks. On 60 hard photos of ten styles none of the 49 under the floor
+        rose past 0.65 once aligned, each alignment (three zooms of one or two
+        templates, then the full bank) cost about half a millisecond, and two rims
+        matching a token at under 0.18 were aligned into false tokens (moonrise s7 #3,
+        inkwash s2024). Not for pieces cut where the frame's edges or size say a piece
+        lies, whose first match says little: a lone blob cut again at its outline
+        (:func:`vision.searches.fragments.lone_blobs_recut`; slate s31 #5 and diagonal
+        s2024 #13: 0.13 and 0.16, aligned 0.72 and 0.96) or a tile-sized "token" matched
+        again as a tile (:func:`vision.kinds.kind_by_size`; coins s7 #3: 0.13, aligned
+        0.87)."""
+        least = self.config.align_min_score
+        worth = [i for i, s in enumerate(pieces) if s.score >= least]
+        out = list(pieces)
+        aligned = self.realigned(pyramid, [pieces[i] for i in worth], allowed)
+        for i, s in zip(worth, aligned, strict=True):
+            out[i] = s
+        return out
+
     def score_shifted(
         self, pyramid: Pyramid, candidates: list[Candidate], allowed: np.ndarray
     ) -> list[Scored]:

@@ -115,7 +115,7 @@ def around_fragments(
     for s in scoring.score_structure(frame.pyramid, outlined, tiles):
         if s.score > best[s.candidate.blob].score:
             best[s.candidate.blob] = s
-    aligned = scoring.realigned(frame.pyramid, list(best.values()), tiles)
+    aligned = scoring.realigned_if_worth(frame.pyramid, list(best.values()), tiles)
     kept = scoring.kept(frame, aligned, scoring.config.second_look_min, size_at)
     found = [s for s in kept if clear_of(s.candidate.center, firm)]
     return displaced(chosen, one_per_place(found)[0])

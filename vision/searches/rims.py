@@ -89,7 +89,7 @@ def look_again(
         first = score(frame.pyramid, candidates, kind)
         kept = scoring.kept(
             frame,
-            scoring.realigned(frame.pyramid, first, kind),
+            scoring.realigned_if_worth(frame.pyramid, first, kind),
             scoring.config.second_look_min,
             size_at,
         )
