@@ -165,8 +165,15 @@ BREAK_SHARE = 0.5
 BREAK_EDGE = 0.3
 #: A break smaller than this many cells is a crease or a fleck of noise.
 BREAK_MIN_CELLS = 1.5
+#: Faint hue joins an object only where it adds this share of the pixels that stand
+#: out strongly (see :func:`_grown_into`).
+FAINT_SHARE = 0.15
+#: On a plain table, a region whose hue (a and b) lies this far from the table's, or
+#: further than its noise, is faint: the table's own noise moves the hue by about 6.
+FAINT_HUE = 9.0
 #: Lightness counts half in colour distances (as squared weights).
 _LAB_WEIGHTS = np.array([[0.25, 1.0, 1.0]], np.float32)
+_HUE_WEIGHTS = np.array([[0.0, 1.0, 1.0]], np.float32)
 
 
 def downscale(image_bgr: np.ndarray, width: int) -> tuple[np.ndarray, float]:
@@ -206,7 +213,10 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
     """The object mask (see :func:`object_mask`) and where a checked cloth repeats."""
     blurred = cv2.GaussianBlur(small_bgr, (3, 3), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB)
-    distance = _distance(lab, table_colour(lab, config))
+    table = table_colour(lab, config)
+    squares = cv2.subtract(lab, table, dtype=cv2.CV_32F)
+    cv2.multiply(squares, squares, dst=squares)
+    distance = cv2.sqrt(cv2.transform(squares, _LAB_WEIGHTS).reshape(lab.shape[:2]))
     band = border_band(distance.shape)
     # the table's own texture, read where the table is surely seen: a close-up's tiles
     # would otherwise pass for a patterned cloth
@@ -216,8 +226,15 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
     patterned = texture > config.pattern_texture or upper > PATTERN_UPPER * config.pattern_texture
     broken = periods = None
     if not patterned:
-        threshold = max(config.foreground_min_distance, config.foreground_noise_factor * texture)
-        mask = _solid((distance > threshold).astype(np.uint8) * 255)
+        noise = config.foreground_noise_factor * texture
+        strong = distance > max(config.foreground_min_distance, noise)
+        # the hue alone (a and b): a tile's ground may differ from the cloth in it only
+        hue = cv2.transform(squares, _HUE_WEIGHTS).reshape(lab.shape[:2])
+        faint = hue > max(FAINT_HUE, noise) ** 2
+        # a coloured object's blur leaves a thin ring of faint hue round it: only faint
+        # regions wider than that count
+        wide = cv2.morphologyEx(faint.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+        mask = _solid(_grown_into(wide.astype(bool), strong))
     else:
         mask, broken, periods = _cloth_objects(blurred, distance, band, config)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -282,6 +299,33 @@ def _cloth_objects(
     if pattern is not None:
         mask = cv2.bitwise_or(mask, pattern)
     return mask, broken, periods
+
+
+def _grown_into(faint: np.ndarray, strong: np.ndarray) -> np.ndarray:
+    """``strong`` (bool) with the parts of ``faint`` (bool) that join an object it holds
+    poorly, as 0/255.
+
+    A faint region joins where it adds at least :data:`FAINT_SHARE` of the strong pixels
+    it touches: a tile whose ground is nearly the cloth's colour stands out only by its
+    bands and figure, and its ground doubles that. Round an object the strong mask
+    already holds, faint hue is a blur's halo (or a hand's shading) that would only
+    swell it and move its cut. Nor does it join an object that reaches the frame's
+    edge: a hand or arm comes in there, and the table's colour, averaged over a window
+    the hand fills, is so like its skin that the hand's shading reads as faint hue.
+    """
+    mask = strong.astype(np.uint8) * 255
+    extra = faint & ~strong
+    if not extra.any():
+        return mask
+    count, labels = cv2.connectedComponents((faint | strong).astype(np.uint8), connectivity=8)
+    held = np.bincount(labels[strong], minlength=count)
+    added = np.bincount(labels[extra], minlength=count)
+    keep = (held > 0) & (added >= FAINT_SHARE * held)
+    edge = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
+    keep[edge] = False
+    if keep.any():
+        mask[extra & keep[labels]] = 255
+    return mask
 
 
 def _doubled(coef: np.ndarray) -> np.ndarray:

@@ -495,3 +495,41 @@ def test_the_pieces_a_line_search_reads_are_those_the_full_statistics_give() -> 
         )
         expected = np.column_stack(np.nonzero(pieces[y : y + h, x : x + w] == k))
         assert np.array_equal(np.column_stack((ys - y, xs - x)), expected)
+
+
+def lab_colour(lightness: int, a: int, b: int) -> tuple[int, int, int]:
+    """The BGR colour of an OpenCV 8-bit Lab triple."""
+    pixel = np.array([[[lightness, a, b]]], np.uint8)
+    return tuple(int(v) for v in cv2.cvtColor(pixel, cv2.COLOR_LAB2BGR)[0, 0])
+
+
+def tile_in_a_near_hue(frame: np.ndarray, corner: tuple[int, int], side: int) -> np.ndarray:
+    """A square tile whose ground is as light as a beige cloth and a little greyer, with a
+    dark band and figure; where it lies."""
+    x, y = corner
+    cv2.rectangle(frame, corner, (x + side - 1, y + side - 1), lab_colour(200, 129, 131), -1)
+    band = side // 6
+    cv2.rectangle(
+        frame,
+        (x, y + side // 2 - band // 2),
+        (x + side - 1, y + side // 2 + band // 2),
+        (60, 40, 30),
+        -1,
+    )
+    cv2.circle(frame, (x + side // 2, y + side // 4), side // 8, (40, 30, 90), -1)
+    where = np.zeros((HEIGHT, WIDTH), bool)
+    where[y : y + side, x : x + side] = True
+    return where
+
+
+def test_a_tile_whose_ground_differs_from_a_plain_cloth_only_in_hue_is_whole(
+    config: VisionConfig,
+) -> None:
+    # the ground stands 13 from the cloth, under the plain table's floor of 14: by
+    # lightness alone only the band and the figure would stand out, and the cut
+    # would be made to them
+    frame = np.full((HEIGHT, WIDTH, 3), lab_colour(200, 129, 144), np.uint8)
+    tile = tile_in_a_near_hue(frame, (300, 150), 40)
+    mask = object_mask(camera(frame), config)
+    assert coverage(mask, tile) > 0.85
+    assert np.count_nonzero(mask[~tile]) < 0.002 * mask.size
