@@ -46,7 +46,7 @@ def without(vectors: np.ndarray, pattern: np.ndarray) -> np.ndarray:
 
 
 #: Per round bank (by identity, the bank kept alive with it): the rim's pattern, the
-#: bank's token templates and those templates with the pattern taken out.
+#: bank's core token templates and those templates with the pattern taken out.
 _RIM_FREE: dict[int, tuple[TemplateBank, np.ndarray, np.ndarray, np.ndarray]] = {}
 #: ...for this many banks at most (a server keeps one model per tile set).
 _KEPT_BANKS = 8
@@ -55,13 +55,14 @@ _KEPT_BANKS = 8
 def _rim_free_sides(
     bank: TemplateBank, token_groups: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The rim's pattern, the indices of the bank's token templates and those templates
-    without the pattern: made once per bank (a few thousand templates, 1-2 ms)."""
+    """The rim's pattern, the indices of the bank's core token templates (every turn,
+    no extra turn or scale: a tie is judged coarsely) and those templates without the
+    pattern, as columns: made once per bank."""
     kept = _RIM_FREE.get(id(bank))
     if kept is None or kept[0] is not bank:
         pattern = rim_pattern(bank)
-        sides = np.flatnonzero(token_groups[bank.group])
-        kept = (bank, pattern, sides, without(bank.vectors[sides], pattern))
+        sides = np.flatnonzero(token_groups[bank.group] & bank.core)
+        kept = (bank, pattern, sides, np.ascontiguousarray(without(bank.vectors[sides], pattern).T))
         if len(_RIM_FREE) >= _KEPT_BANKS:
             _RIM_FREE.clear()
         _RIM_FREE[id(bank)] = kept
@@ -90,24 +91,25 @@ def faces_told_from_backs(scoring: Scoring, pieces: list[Scored]) -> list[Scored
     bank = scoring.model.bank(True)
     if not tied or bank is None:
         return pieces
-    pattern, sides, templates = _rim_free_sides(bank, scoring.token_groups)
+    pattern, sides, columns = _rim_free_sides(bank, scoring.token_groups)
     plain = structure_vectors(np.stack([pieces[i].patch for i in tied]), bank.mask)
-    rim_free = without(plain, pattern) @ templates.T
-    whole = plain @ bank.vectors[sides].T
+    rim_free = without(plain, pattern) @ columns
+    groups = bank.group[sides]
     out = list(pieces)
     for row, i in enumerate(tied):
         s = pieces[i]
-        best: dict[int, tuple[float, int, float]] = {}  # group: rim-free, column, whole
-        for group in (s.match.group, s.match.runner):
-            mine = bank.group[sides] == group
-            col = int(np.argmax(np.where(mine, rim_free[row], -2.0)))
-            best[group] = (float(rim_free[row, col]), col, float(whole[row][mine].max()))
+        # the whole match's score of each side: the piece's, less its margin for the runner
+        whole = {s.match.group: s.score, s.match.runner: s.score - s.margin}
+        best: dict[int, tuple[float, int]] = {}  # group: rim-free score, column
+        for group in whole:
+            col = int(np.argmax(np.where(groups == group, rim_free[row], -2.0)))
+            best[group] = (float(rim_free[row, col]), col)
         lead, other = sorted(best, key=lambda g: -best[g][0])
         match = replace(
             s.match,
             group=lead,
             turn=float(bank.turn[sides[best[lead][1]]]),
-            score=best[lead][2],
+            score=whole[lead],
             margin=best[lead][0] - best[other][0],
             runner=other,
             runner_turn=float(bank.turn[sides[best[other][1]]]),
