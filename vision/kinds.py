@@ -23,11 +23,13 @@ from vision.matching import match_structure
 from vision.numeric import median_of
 from vision.outlines import fitted_to_edge
 from vision.pieces import Scored, SizeModel, clear_of, distance, grouped_by_split
-from vision.rectify import Pyramid
+from vision.rectify import Pyramid, quad_from_ellipse
 from vision.results import RejectedCandidate
 from vision.scoring import CLEAR_LEAD, Scoring
 from vision.searches.edges import outlined
+from vision.shapes import rim_ellipse_near
 from vision.token_row_cuts import finer_sized
+from vision.token_rows import OPPOSITE, STEP_RANGE, STRAIGHT
 
 #: A token with no other token within this many diameters (centre to centre) lies
 #: alone: not in a player's row, even one with a token between not read.
@@ -40,6 +42,15 @@ _KINDS_APART = 0.15
 #: Touching pieces lie half their sizes apart; nearer than this share of it, one of them
 #: is not there (a cut a little large, a token's halo in the mask, is forgiven).
 _ROOM_SHARE = 0.9
+#: A row's discs cut from the mask come this much larger (the mask swells a dark disc
+#: by the photo's blur) or smaller than its tokens (:func:`_token_sized_row`).
+_ROW_CUT_SLACK = 1.3
+#: A rim cut this much larger or smaller than the frame's clear tokens is no token's
+#: (:func:`_rim_cuts`).
+_RIM_SIZE_SLACK = 1.2
+#: A faint row's pieces are no larger than this share of the frame's clear tiles
+#: (:func:`_faint_row`).
+_TOKEN_CUT_LARGEST = 0.9
 #: A "token" under this share of the frame's tokens' size, measured against the tile size
 #: where it lies and in pixels alike, is no token (:func:`under_token_size`).
 _TOKEN_LEAST = 0.6
@@ -59,6 +70,11 @@ def tokens_fitted(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[
     round set's packed tiles, fitted so, lost more hearts than they won (a rim among
     others steps weakly), but a split with a clear tile is no row. Only the poor
     matches, as a fit costs a quarter of a millisecond a piece (the finer cuts 1.5 ms).
+
+    Each is also cut along its own rim's ellipse (:func:`_rim_cuts`): a tilted table
+    squeezes every token. And a row on a tilted table may show no clear piece at all;
+    splits of three or more token-sized discs in a line, none clearly a tile, are
+    fitted too (:func:`_faint_row`, :func:`_token_sized_row`), without the finer cuts.
     """
     # promising (as for alignment) but poor: a die's pip cut as a disc matched
     # nothing (-0.05), and once fitted to its edge, a white token (0.78)
@@ -74,26 +90,129 @@ def tokens_fitted(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[
     # pale ends read), not a block of tiles, a card or the mat cut into discs, whose
     # poor pieces are many (2-3 ms a frame fitted)
     clear = scoring.config.size_anchor_score
+    token_side, tile_side = token_side_of(scoring, scored), _clear_tile_side(scoring, scored)
+    splits = grouped_by_split(scored)
     rows = {
         key
-        for key, members in grouped_by_split(scored).items()
+        for key, members in splits.items()
         if _token_row([scoring.is_token(s) for s in members], [s.score for s in members], clear)
     }
-    poor = [i for i in poor if (scored[i].candidate.blob, scored[i].candidate.split) in rows]
+    # rows none of whose pieces reads clearly are fitted to their rims only: the finer
+    # sizes cost 1.5 ms a piece, and such splits are as often the mat cut into discs
+    unclear = {
+        key
+        for key, members in splits.items()
+        if key not in rows
+        and (
+            _faint_row(scoring, members, tile_side)
+            or _token_sized_row(scoring, members, token_side, tile_side)
+        )
+    }
+    poor = [
+        i for i in poor if (scored[i].candidate.blob, scored[i].candidate.split) in rows | unclear
+    ]
     if not poor:
         return scored
     framed = scoring.framed[True]
-    cuts = []
-    for i in poor:
-        first = scored[i].cut or scored[i].candidate
-        cuts.append(replace(first, quad=fitted_to_edge(frame.image, first.quad, True, framed)))
-    again = scoring.realigned(frame.pyramid, scoring.score_structure(frame.pyramid, cuts))
-    again = finer_sized(scoring, frame.pyramid, cuts, again)
+    firsts = [scored[i].cut or scored[i].candidate for i in poor]
+    cuts = [replace(c, quad=fitted_to_edge(frame.image, c.quad, True, framed)) for c in firsts]
+    discs = [s for s in scored if s.candidate.round and scoring.is_token(s)]
+    middles = [_between_two(c, discs) for c in firsts]
+    rims = _rim_cuts(frame, firsts, token_side)
+    cuts, again = _best_of_cuts(scoring, frame, cuts, rims, middles)
+    finer = [
+        k
+        for k, i in enumerate(poor)
+        if (scored[i].candidate.blob, scored[i].candidate.split) in rows
+    ]
+    refined = finer_sized(
+        scoring, frame.pyramid, [cuts[k] for k in finer], [again[k] for k in finer]
+    )
+    for k, s in zip(finer, refined, strict=True):
+        again[k] = s
     out = list(scored)
     for i, s in zip(poor, again, strict=True):
         if s.score > out[i].score:
             out[i] = s
     return out
+
+
+def _rim_cuts(
+    frame: Frame, firsts: list[Candidate], token_side: float | None
+) -> list[Candidate | None]:
+    """Each disc piece cut along its own rim's ellipse (None where no rim shows).
+
+    A split cuts a row's tokens as circles, but a tilted table squeezes every disc into
+    an ellipse up to a fifth narrower than it is long, and a circle cut round it
+    squeezes the face: a row of backs of two pale rings (``banner``, tilted 35°) matched
+    0.47-0.55 cut as circles of the right size and 0.63-0.78 along their ellipses. The
+    rim is read in the full frame, where a 30 px token's edge is still a clear step.
+    Where the frame's clear tokens say how large a token is (``token_side``), a rim
+    further from that than :data:`_RIM_SIZE_SLACK` is another's, or two tokens' edges
+    (``nocturne``: a rim 1.35 times a token round a back and its row's end)."""
+    out: list[Candidate | None] = []
+    for c in firsts:
+        rim = rim_ellipse_near(frame.image, c.quad.mean(axis=0), c.side / 2)
+        if rim is not None and token_side is not None:
+            ratio = sum(rim[1]) / 2 / token_side
+            rim = rim if 1 / _RIM_SIZE_SLACK <= ratio <= _RIM_SIZE_SLACK else None
+        out.append(None if rim is None else replace(c, quad=quad_from_ellipse(*rim)))
+    return out
+
+
+def _best_of_cuts(
+    scoring: Scoring,
+    frame: Frame,
+    cuts: list[Candidate],
+    others: list[Candidate | None],
+    middles: list[bool],
+) -> tuple[list[Candidate], list[Scored]]:
+    """Each piece's cut in ``cuts`` or its other cut (where there is one), aligned and
+    matched in one batch: the other where it clearly reads as a token, better than the
+    first reads as anything, and the cut it came from.
+
+    The other cut is matched against the tokens only: these are a row's pieces, and a
+    back cut along its faint rim can match a tile whose figure is a ring better than
+    its own back (``seal``: backs on a brown table read as maidens 0.66-0.77, as backs
+    0.70-0.79). By the rules a row's middle holds backs (``middles``: the pieces lying
+    between two others read as tokens), and a face read there is a cut between two
+    tokens (``nocturne``: a rim fitted a quarter of a token off a back's centre, on the
+    edges of two, read as a face 0.73), which the row's even steps cut again later."""
+    extra = [k for k, o in enumerate(others) if o is not None]
+    pyramid, tokens = frame.pyramid, scoring.token_groups
+    best = scoring.realigned(pyramid, scoring.score_structure(pyramid, cuts))
+    rims = [o for o in others if o is not None]
+    as_tokens = scoring.realigned(pyramid, scoring.score_structure(pyramid, rims, tokens), tokens)
+    least = scoring.config.accept_token_min
+    best_cuts = list(cuts)
+    for k, cut, other in zip(extra, rims, as_tokens, strict=True):
+        if middles[k] and not _is_back(scoring, other.group):
+            continue
+        if other.score >= max(best[k].score, least):
+            best_cuts[k], best[k] = cut, other
+    return best_cuts, best
+
+
+def _is_back(scoring: Scoring, group: int) -> bool:
+    """Whether ``group`` is the tokens' back."""
+    model = scoring.model
+    return model.labels[model.groups[group][0]].token_back
+
+
+def _between_two(piece: Candidate, members: list[Scored]) -> bool:
+    """Whether pieces read as tokens lie on two opposite sides of ``piece``
+    (:data:`vision.token_rows.OPPOSITE`), each within :data:`_LONE_REACH` of its sizes (a row with
+    one token between not read): from any split,
+    as a cloth can break a row's blob into parts."""
+    centre = np.asarray(piece.center, np.float64)
+    reach = _LONE_REACH * piece.side
+    offsets = [
+        np.asarray(s.candidate.center, np.float64) - centre
+        for s in members
+        if 0.3 * piece.side < distance(s.candidate.center, piece.center) <= reach
+    ]
+    units = [o / np.linalg.norm(o) for o in offsets]
+    return any(float(a @ b) <= OPPOSITE for a in units for b in units)
 
 
 def token_ratio_of(scoring: Scoring, pieces: list[Scored], size_at: SizeModel) -> float | None:
@@ -302,7 +421,7 @@ def tokens_in_company(
         # the frame's tokens were 0.71; tokens cut large with table round them were
         # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
         tile_sized = square_tiles and ratio >= 1.0
-        lone = s.score < least and _alone(s, tokens)
+        lone = s.score < least and (_alone(s, tokens) or _loose_pair(s, tokens, least))
         small = (
             size_at is not None
             and token_ratio is not None
@@ -370,12 +489,93 @@ def _token_row(is_token: list[bool], scores: list[float], clear: float) -> bool:
     return bool(clearly) and all(clearly)
 
 
+def _faint_row(scoring: Scoring, members: list[Scored], tile_side: float | None) -> bool:
+    """Whether a split's pieces are discs in one line (:func:`_discs_in_a_line`), none
+    read clearly, all read as tokens: on a tilted table a row of pale faces and finely
+    ringed backs, each cut as a circle, matches nothing well (``banner``: 0.0-0.3 as
+    first cut, with no clear token in the frame), but its pieces still look more like
+    tokens than tiles."""
+    clear = scoring.config.size_anchor_score
+    if any(s.score >= clear or not scoring.is_token(s) for s in members):
+        return False
+    return _discs_in_a_line(members, tile_side)
+
+
+def _discs_in_a_line(members: list[Scored], tile_side: float | None) -> bool:
+    """Whether a split's pieces are three or more discs in one line
+    (:data:`vision.token_rows.STRAIGHT`), smaller than the frame's clear tiles
+    (``tile_side``; a token is, cut up to a fifth large: :data:`_TOKEN_CUT_LARGEST` of
+    it). A block of tiles cut into discs lies in a grid, the mat or a card cut into
+    discs in pieces as large as a tile or larger."""
+    if len(members) < 3 or not all(s.candidate.round for s in members):
+        return False
+    side = median_of([s.candidate.side for s in members])
+    if tile_side is not None and side > _TOKEN_CUT_LARGEST * tile_side:
+        return False
+    centres = np.array([s.candidate.center for s in members], np.float64)
+    middle = centres.mean(axis=0)
+    across = (centres - middle) @ np.linalg.svd(centres - middle)[2][1]
+    return float(np.abs(across).max()) <= STRAIGHT * side
+
+
+def _clear_tile_side(scoring: Scoring, pieces: list[Scored]) -> float | None:
+    """The median side of the clear tile matches (``sure_tile_min``), or None with
+    fewer than two."""
+    least = scoring.config.sure_tile_min
+    sides = [s.candidate.side for s in pieces if s.score >= least and not scoring.is_token(s)]
+    return median_of(sides) if len(sides) >= 2 else None
+
+
+def _token_sized_row(
+    scoring: Scoring, members: list[Scored], token_side: float | None, tile_side: float | None
+) -> bool:
+    """Whether a split's pieces are three or more discs in one line (as
+    :func:`_faint_row` asks) the size of the frame's clear tokens
+    (:func:`token_side_of`, as cut from the mask: up to :data:`_ROW_CUT_SLACK` larger or
+    smaller), none clearly a tile: a row whose pieces all read poorly, some perhaps as
+    tiles. On a tilted table a row of finely ringed backs between two pale faces, each
+    cut as a circle, can match a tile whose figure is a ring better than its own back
+    (``seal``: the backs read as maidens 0.4-0.6, the faces as nothing), while the
+    frame's other rows say how large its tokens are."""
+    if token_side is None or not _discs_in_a_line(members, tile_side):
+        return False
+    clear = scoring.config.size_anchor_score
+    if any(s.score >= clear and not scoring.is_token(s) for s in members):
+        return False
+    ratio = median_of([s.candidate.side for s in members]) / token_side
+    return 1 / _ROW_CUT_SLACK <= ratio <= _ROW_CUT_SLACK
+
+
+def _loose_pair(piece: Scored, tokens: list[Scored], least: float) -> bool:
+    """Whether ``piece`` and one other of ``tokens`` lie together with no third within
+    :data:`_LONE_REACH` diameters of either, a gap apart (further than a row's step,
+    :data:`vision.token_rows.STEP_RANGE`), the other also matched under ``least``: two
+    dice on a dark table (pale squares with dark pips, each aligned as a token 0.77,
+    1.9 of their sizes apart) keep each other company as a row's two ends with its
+    middle unread would. Two tokens side by side are left alone: a row's end whose
+    rest was not read (``seal``: a white face and the back beside it, 0.7 each)."""
+    company = _company(piece, tokens)
+    if len(company) != 1:
+        return False
+    other = company[0]
+    back = _company(other, tokens)
+    c, o = piece.candidate, other.candidate
+    gap = distance(c.center, o.center) > STEP_RANGE[1] * (c.side + o.side) / 2
+    return gap and other.score < least and len(back) == 1 and back[0] is piece
+
+
+def _company(piece: Scored, tokens: list[Scored]) -> list[Scored]:
+    """The other ``tokens`` within :data:`_LONE_REACH` diameters of ``piece``."""
+    c = piece.candidate
+    return [
+        o
+        for o in tokens
+        if o is not piece
+        and distance(c.center, o.candidate.center) <= _LONE_REACH * (c.side + o.candidate.side) / 2
+    ]
+
+
 def _alone(piece: Scored, tokens: list[Scored]) -> bool:
     """Whether no other of ``tokens`` lies within :data:`_LONE_REACH` diameters of
     ``piece``."""
-    c = piece.candidate
-    return all(
-        distance(c.center, o.candidate.center) > _LONE_REACH * (c.side + o.candidate.side) / 2
-        for o in tokens
-        if o is not piece
-    )
+    return not _company(piece, tokens)

@@ -43,6 +43,7 @@ from vision import (
     matching,
     token_row_cuts,
     token_scale,
+    token_sides,
 )
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
@@ -119,6 +120,7 @@ class Recogniser:
         split = cuts.score_splits(scoring, pyramid, rest)
         scored = cuts.align_promising(scoring, pyramid, singles + split)
         scored = kinds.tokens_fitted(scoring, frame, scored)
+        scored = token_sides.faces_told_from_backs(scoring, scored)
         scored, middles = token_row_cuts.rows_from_ends(scoring, frame, scored)
         scored += beside.complete_blocks(scoring, frame, scored)
         scored += block_refit.refitted_blocks(scoring, frame, scored, sizes)

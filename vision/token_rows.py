@@ -37,6 +37,10 @@ STRAIGHT = 0.35
 #: up to a tenth apart, and do not overlap; a cut is sized to a tenth (rows on rendered
 #: photos: 0.90-1.15; the deposit mat's moons, two read as faces, 0.83).
 STEP_RANGE = (0.88, 1.2)
+#: Two tokens closer than this share of their diameters (centre to centre) would lie
+#: over each other: one is a cut between two (a row's neighbours lie 0.88 or more apart,
+#: :data:`STEP_RANGE`).
+OVERLAP = 0.7
 #: A token lies in line with a row when the angle between the row and it is under
 #: about 25°.
 IN_LINE = 0.9
@@ -55,14 +59,34 @@ def as_the_rules_allow(
     too, one read face up at a row's end is that face (:func:`ends_among_unsure`), and
     elsewhere it stays unreported.
     """
+    over = over_surer(tokens)
+    turned_down = [(tokens[i], "lies over a surer token") for i in sorted(over)]
+    tokens = [t for i, t in enumerate(tokens) if i not in over]
     printed = printed_copies(tokens)
     why = "one of {} faces printed side by side, not a player's row"
-    turned_down = [(tokens[i], why.format(tokens[i].colour)) for i in sorted(printed)]
+    turned_down += [(tokens[i], why.format(tokens[i].colour)) for i in sorted(printed)]
     kept = backs_in_middles([t for i, t in enumerate(tokens) if i not in printed], doubt)
     backs, rest = backs_among_unsure(kept, unsure)
     ends, rest = ends_among_unsure(kept, rest)
     turned_down += [(t, f"unsure ({t.confidence:.2f})") for t in rest]
     return kept + backs + ends, turned_down
+
+
+def over_surer(tokens: Sequence[TokenDetection]) -> set[int]:
+    """Indices of the tokens lying over a token read more surely (:data:`OVERLAP`):
+    tokens do not lie on one another, and a row's blob cut at the wrong places can read
+    as a back between two (``moonrise``: 0.55 of a token from each, matched 0.73)."""
+    if len(tokens) < 2:
+        return set()
+    _, diameters, _, apart, _ = _side_by_side(tokens)
+    over: set[int] = set()
+    for i in sorted(range(len(tokens)), key=lambda k: -tokens[k].confidence):
+        if i in over:
+            continue
+        near = apart[i] < OVERLAP * (diameters[i] + diameters) / 2
+        surest = tokens[i].confidence
+        over |= {int(j) for j in np.flatnonzero(near) if tokens[j].confidence <= surest}
+    return over
 
 
 def printed_copies(tokens: Sequence[TokenDetection]) -> set[int]:

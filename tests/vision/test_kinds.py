@@ -100,3 +100,22 @@ def test_a_token_far_smaller_than_the_frame_s_tokens_where_it_lies_and_in_pixels
     kept, turned = kinds.tokens_in_company(rec.scoring, None, [*row, bit, far, misjudged], size_at)
     assert tried == [18]  # a bit of a tile's figure may be its tile, found again
     assert kept == [*row, far, misjudged] and len(turned) == 1
+
+
+def test_two_loose_tokens_a_gap_apart_with_nothing_near_are_turned_down_but_not_side_by_side(
+    round_recogniser, monkeypatch
+):
+    # two dice on a dark table align as tokens (0.77) and keep each other company as a
+    # row's two ends with its middle unread would; a row shows more, or reads one of
+    # its tokens surely, or lies side by side (a row's end whose rest was not read)
+    rec = round_recogniser
+    _tiles_tried(monkeypatch)
+    dice = [placed_piece(rec, x, 35, 0.77, True) for x in (100, 165)]
+    kept, turned = kinds.tokens_in_company(rec.scoring, None, dice, lambda point: 50.0)
+    assert kept == [] and len(turned) == 2
+    end = [placed_piece(rec, x, 35, 0.77, True) for x in (400, 436)]
+    sure = [placed_piece(rec, 700, 35, 0.77, True), placed_piece(rec, 765, 35, 0.9, True)]
+    three = [placed_piece(rec, x, 35, 0.77, True) for x in (1000, 1065, 1130)]
+    pieces = [*end, *sure, *three]
+    kept, turned = kinds.tokens_in_company(rec.scoring, None, pieces, lambda point: 50.0)
+    assert kept == pieces and not turned

@@ -22,8 +22,9 @@ from vision.recogniser import Recogniser
 from vision.searches import beside as beside_search
 from vision.searches import rims as rim_search
 from vision.synth.camera import CameraEffects
+from vision.synth.check_styles import check_set
 from vision.synth.scene import paste, render_photo
-from vision.tileset import TileSet
+from vision.tileset import TileSet, load_tileset, save_tileset
 
 
 def _evaluated(
@@ -222,6 +223,19 @@ def test_a_token_row_the_distance_peaks_cannot_split_is_cut_at_its_rims(
     # five tokens on a checked cloth reads as one long ellipse to the distance peaks
     score = _evaluated(round_set, round_recogniser, 2024, 2, 19)
     assert score.tokens_right == score.tokens
+
+
+def test_a_tilted_row_of_faintly_ringed_tokens_is_cut_along_its_rims_ellipses(tmp_path):
+    # hard level, as `companion evaluate` renders its tenth photo of a check style whose
+    # backs are brown with two pale rings and whose faces a thin ring and a dot: on a
+    # table tilted 35° each token is an ellipse a fifth narrower than long, and the
+    # rows' splits cut circles round them that match nothing (0.0-0.3), none clearly;
+    # cut along each rim's ellipse, the backs match 0.63-0.78 and the faces 0.9
+    save_tileset(check_set("banner"), tmp_path / "banner")
+    tileset = load_tileset(tmp_path / "banner")
+    score = _evaluated(tileset, Recogniser(tileset), 2024, 2, 9)
+    assert score.tokens == 14 and score.tokens_right == score.tokens
+    assert score.token_false_positives == 0
 
 
 def test_round_tiles_half_the_cloth_s_colour_are_found_from_the_half_discs_left(

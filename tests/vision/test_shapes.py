@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.shapes import discs_of_radius, rim_ellipse, squares_of_side
+from vision.shapes import discs_of_radius, rim_ellipse, rim_ellipse_near, squares_of_side
 
 
 def _noisy(grey: np.ndarray, seed: int = 2) -> np.ndarray:
@@ -78,3 +78,20 @@ def test_a_tile_on_a_checked_cloth_stands_out_of_the_check_s_own_squares():
     found = squares_of_side(grey, (0, 0, 600, 400), side, 12.0, 0.6)
     assert np.hypot(*(found[0][1] - centre)) < 0.05 * side
     assert all(share < found[0][0] for share, _, _ in found[1:])
+
+
+def test_a_tilted_token_in_a_row_is_found_by_its_rim_s_ellipse_in_the_full_frame():
+    # a 30 px brown token between two others on a pale table, squeezed by a 35° tilt:
+    # its rim, read round the circle the row's split cut, is the token's own ellipse,
+    # placed in the frame's pixels however near the frame's edge the crop is cut
+    image = np.full((120, 400, 3), 200, np.uint8)
+    axes, turn = (33.0, 27.0), 120.0
+    for x in (15.0, 44.0, 73.0):  # touching along the row, the first against the edge
+        cv2.ellipse(image, ((x, 60.0), axes, turn), (60, 90, 130), -1, lineType=cv2.LINE_AA)
+    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    for x in (15.0, 44.0):
+        rim = rim_ellipse_near(image, np.array([x + 1.5, 61.0]), 16.0)
+        assert rim is not None
+        (cx, cy), (a, b), _ = rim
+        assert np.hypot(cx - x, cy - 60.0) < 1.5
+        assert np.allclose(sorted((a, b)), sorted(axes), rtol=0.08)

@@ -11,6 +11,7 @@ from vision.token_rows import (
     backs_in_middles,
     ends_among_unsure,
     gap_step,
+    over_surer,
     places_between,
     printed_copies,
     printed_groups,
@@ -211,3 +212,14 @@ def test_a_gap_in_a_row_is_stepped_as_an_end_lies_beside_its_neighbour_not_as_it
 def test_a_gap_between_two_lone_tokens_is_stepped_as_they_are_cut():
     centres = np.array([[0.0, 0.0], [120.0, 0.0], [0.0, 40.0]])  # the third is no row of theirs
     assert gap_step(centres, np.array([40.0, 44.0, 40.0]), 0, 1) == 42.0
+
+
+def test_a_token_lying_over_a_surer_one_is_a_cut_between_two_and_is_turned_down():
+    # tokens do not lie on one another: a back read half a token from two others is a
+    # row cut at the wrong places; tokens side by side, a diameter apart, all stay
+    row = [_token(100, 300, "red"), _token(130, 300, None), _token(160, 300, "white")]
+    between = TokenDetection(None, False, (115, 303), row[1].polygon - (15, -3), 0.9)
+    assert over_surer(row) == set()
+    assert over_surer([*row, between]) == {3}
+    kept, turned_down = as_the_rules_allow([*row, between], [], doubt=0.9)
+    assert kept == row and [why for _, why in turned_down] == ["lies over a surer token"]
