@@ -11,6 +11,7 @@ a plain cloth crosses only cloth. These functions work on the grey working image
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -131,25 +132,31 @@ def square_by_outline(
     return outlined_square(grey, centre, side, scale, periods)[0]
 
 
-def outlined_square(
+class OutlineGround(NamedTuple):
+    """The grey's gradient (x and y; on a checked cloth less the cloth's own, see
+    :func:`cloth_free_gradient`) over a crop of the work image whose top left corner
+    lies at ``origin``: what :func:`outlined_square` slides its squares over."""
+
+    gradient: tuple[np.ndarray, np.ndarray]
+    origin: tuple[int, int]
+
+
+def outline_ground(
     grey: np.ndarray,
     centre: np.ndarray,
     side: float,
     scale: float,
     periods: tuple[np.ndarray, ...] | None = None,
-) -> tuple[np.ndarray, float]:
-    """The square of ``side`` (full-frame px) near ``centre`` whose outline runs best
-    along the frame's edges: the one across whose sides the grey changes most (the
-    median over its sides, so a figure crossing a side does not decide; on a checked
-    cloth the lower quarter, see below). Searched coarsely over places and turns, then
-    finely around the best. Returns its corners in full-frame px, and how steeply it
-    steps all round (the lower quarter of its steps: :data:`ALL_ROUND_QUANTILE`).
+) -> OutlineGround:
+    """The gradient :func:`outlined_square` searches for a square of ``side`` (full-frame
+    px) near ``centre``, over a crop wide enough for any square of that side or less
+    there (and, on a checked cloth, a period beyond it).
 
-    On a checked cloth whose ``periods`` were read (see
-    :attr:`vision.foreground.Foreground.periods`) the cloth's own edges are left out
-    (:func:`cloth_free_gradient`): a square a tile wide on a check of cells a third of
-    that lies with all four sides on the check's lines wherever it is placed square to
-    them, and those lines step as steeply as a tile's edge.
+    Worked out once for the largest of several sizes tried at one place, it serves
+    them all: on a checked cloth the cloth-free gradient costs more than the search,
+    and a crop each size would work it out again over nearly the same pixels. A smaller
+    square then lies further inside its crop, clear of the crop's borders, where a crop
+    of its own would have blurred and compared a few pixels against the border.
     """
     work_centre = (np.asarray(centre, np.float64) + 0.5) / scale - 0.5
     half = side / scale / 2
@@ -169,6 +176,39 @@ def outlined_square(
     )
     if periods is not None:
         gradient = cloth_free_gradient(gradient, periods, (x0, y0))
+    return OutlineGround(gradient, (int(x0), int(y0)))
+
+
+def outlined_square(
+    grey: np.ndarray,
+    centre: np.ndarray,
+    side: float,
+    scale: float,
+    periods: tuple[np.ndarray, ...] | None = None,
+    ground: OutlineGround | None = None,
+) -> tuple[np.ndarray, float]:
+    """The square of ``side`` (full-frame px) near ``centre`` whose outline runs best
+    along the frame's edges: the one across whose sides the grey changes most (the
+    median over its sides, so a figure crossing a side does not decide; on a checked
+    cloth the lower quarter, see below). Searched coarsely over places and turns, then
+    finely around the best. Returns its corners in full-frame px, and how steeply it
+    steps all round (the lower quarter of its steps: :data:`ALL_ROUND_QUANTILE`).
+
+    On a checked cloth whose ``periods`` were read (see
+    :attr:`vision.foreground.Foreground.periods`) the cloth's own edges are left out
+    (:func:`cloth_free_gradient`): a square a tile wide on a check of cells a third of
+    that lies with all four sides on the check's lines wherever it is placed square to
+    them, and those lines step as steeply as a tile's edge.
+
+    ``ground``: the gradient worked out once for several sizes at this place (see
+    :func:`outline_ground`, for a side at least this one's, with the same ``periods``).
+    """
+    if ground is None:
+        ground = outline_ground(grey, centre, side, scale, periods)
+    gradient, (x0, y0) = ground
+    work_centre = (np.asarray(centre, np.float64) + 0.5) / scale - 0.5
+    half = side / scale / 2
+    reach = SEARCH_REACH * 2 * half
     local = work_centre - (x0, y0)
     step = max(1.0, half / 6)
     shifts = np.arange(-reach, reach + 1e-6, step)

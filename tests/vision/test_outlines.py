@@ -3,11 +3,24 @@ square's edge runs."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 
-from vision.outlines import fitted_to_edge, has_outline, outline_evenness, square_by_outline
+from vision import outlines
+from vision.config import VisionConfig
+from vision.outlines import (
+    cloth_free_gradient,
+    fitted_to_edge,
+    has_outline,
+    outline_evenness,
+    outline_ground,
+    outlined_square,
+    square_by_outline,
+)
 from vision.rectify import order_corners
+from vision.searches import edges
 
 
 def _noisy(grey: np.ndarray, seed: int = 2) -> np.ndarray:
@@ -180,3 +193,41 @@ def test_a_token_has_an_outline_all_round_and_a_circle_on_a_printed_crescent_has
     # its rim showed on the rendered photos was 0.39)
     assert outline_evenness(grey, token, 1.0, True) > 0.5
     assert outline_evenness(grey, on_crescent, 1.0, True) < 0.2
+
+
+def test_a_square_searched_over_a_ground_worked_out_for_a_larger_size_is_the_same():
+    # edges.outlined tries five sizes at one place: the cloth-free gradient, the most
+    # costly part of each search on a check, is worked out once for the largest and
+    # serves the smaller ones, which lie further inside its crop
+    grey, centre, side = _pale_tile_on_a_check()
+    periods = tuple(
+        np.array([[*v], [0.0, 0.0], [0.0, 0.0]], np.float32) for v in [(14, 0), (0, 14)]
+    )
+    guess = centre + np.array([0.25, -0.12]) * side
+    ground = outline_ground(grey, guess, 1.15 * side, 1.0, periods)
+    for zoom in (0.95, 1.0, 1.05, 1.1, 1.15):
+        alone, alone_step = outlined_square(grey, guess, zoom * side, 1.0, periods)
+        shared, shared_step = outlined_square(grey, guess, zoom * side, 1.0, periods, ground)
+        assert np.abs(shared - alone).max() < 0.5
+        assert abs(shared_step - alone_step) <= 0.05 * alone_step
+
+
+def test_an_outline_search_works_the_cloth_free_gradient_out_once_for_all_its_sizes(
+    monkeypatch,
+):
+    grey, centre, side = _pale_tile_on_a_check()
+    periods = tuple(
+        np.array([[*v], [0.0, 0.0], [0.0, 0.0]], np.float32) for v in [(14, 0), (0, 14)]
+    )
+    calls = []
+
+    def counted(*args):
+        calls.append(args)
+        return cloth_free_gradient(*args)
+
+    monkeypatch.setattr(outlines, "cloth_free_gradient", counted)
+    frame = SimpleNamespace(grey=grey, scale=1.0, periods=periods)
+    scoring = SimpleNamespace(config=VisionConfig())
+    quad = edges.outlined(scoring, frame, centre, side)
+    assert quad is not None and np.hypot(*(quad.mean(axis=0) - centre)) < 0.1 * side
+    assert len(calls) == 1

@@ -72,3 +72,17 @@ def test_a_loose_blob_a_token_and_a_half_long_is_searched_for_rims_in_the_full_f
     assert rim_search.rims(frame, [], known, pairs, size_at, 1.0) == []
     found = rim_search.rims(frame, [], known, pairs, size_at, 1.0, pairs)
     assert [tuple(np.round(c.center)) for c in found] == [(160, 120)]
+
+
+def test_a_rim_on_a_check_holds_a_piece_where_the_cloth_stops_repeating_inside_it():
+    # the break test reads a disc of 0.7 the rim's radius, drawn in a box around it
+    # (not a frame-sized mask): a circle half off the frame is judged by its part on it
+    broken = np.zeros((120, 200), np.uint8)
+    broken[40:80, 60:100] = 255  # a tile the cloth does not repeat across
+    assert not rim_search._unbroken(broken, 80.0, 60.0, 20.0)
+    assert rim_search._unbroken(broken, 150.0, 60.0, 20.0)
+    # a ring of the check's cells round a small break: under a third of its disc
+    assert rim_search._unbroken(broken, 110.0, 60.0, 20.0)
+    broken[:, :10] = 255
+    assert not rim_search._unbroken(broken, 2.0, 60.0, 20.0)
+    assert rim_search._unbroken(broken, 198.0, 118.0, 20.0)

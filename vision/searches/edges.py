@@ -17,7 +17,13 @@ import numpy as np
 from vision.candidates import Candidate, quad_side
 from vision.cuts import full
 from vision.frame import Frame
-from vision.outlines import has_outline, outline_contrast, outlined_square, square_quad
+from vision.outlines import (
+    has_outline,
+    outline_contrast,
+    outline_ground,
+    outlined_square,
+    square_quad,
+)
 from vision.pieces import Scored, SizeModel, clear_of, distance, one_per_place
 from vision.rectify import quad_from_ellipse
 from vision.scoring import Scoring
@@ -294,13 +300,17 @@ def outlined(scoring: Scoring, frame: Frame, centre: np.ndarray, side: float) ->
     round (see :func:`vision.outlines.has_outline`)."""
     config = scoring.config
     best, best_step = None, 0.0
+    grey, scale, periods = frame.grey, frame.scale, frame.periods
+    # one gradient for every size: on a check the cloth-free gradient cost most of the
+    # search, worked out again for each size over nearly the same pixels
+    ground = outline_ground(grey, centre, max(_OUTLINE_ZOOMS) * side, scale, periods)
     for zoom in _OUTLINE_ZOOMS:
-        quad, free = outlined_square(frame.grey, centre, zoom * side, frame.scale, frame.periods)
-        step, beside = outline_contrast(frame.grey, quad, frame.scale, False)
+        quad, free = outlined_square(grey, centre, zoom * side, scale, periods, ground)
+        step, beside = outline_contrast(grey, quad, scale, False)
         shows = step >= config.outline_step_min and step >= config.outline_share_min * beside
         # on a checked cloth the cloth's own lines step as steeply as a tile's edge:
         # the size is judged by the steps the cloth does not repeat
-        if frame.periods is not None:
+        if periods is not None:
             step = free
         if shows and step > best_step:
             best, best_step = quad, step
