@@ -284,3 +284,18 @@ def test_a_printed_card_gives_no_block_of_discs():
     cv2.fillConvexPoly(mask, _card((265, 145), (130, 90)), 255)
     quads = circle_split(_the_blob(mask), grey, None)
     assert len(quads) <= 1
+
+
+def test_hatched_faces_do_not_make_discs_larger_than_the_tiles():
+    # white faces hatched with diagonal lines: their many parallel edges vote everywhere,
+    # and a wider ring sums more of them, so discs two or three times the tiles' size
+    # outscored the tiles' own rims (a heap of hatched round tiles, none lone to size it)
+    radius = 40.0
+    centres = _block(3, 5, radius, origin=(150.0, 80.0))
+    grey, mask = _scene(centres, radius, table=40, face=230, rim=90, seed=1)
+    hatching = np.zeros_like(mask)
+    for offset in range(-400, 700, 8):
+        cv2.line(hatching, (offset, 0), (offset + 360, 360), 255, 3)
+    grey[(hatching > 0) & (mask > 0) & (grey > 150)] = 120
+    quads = circle_split(_the_blob(mask), grey, None)
+    assert len(quads) == 15 and _matched(quads, centres, 6) == 15
