@@ -67,6 +67,11 @@ LOCAL_SHARE = 0.5
 #: A piece whose best face leaves more than this share of its variance unexplained was
 #: probably cut off its place (shifted, or with table round it): it is searched for.
 POOR_FIT = 0.5
+#: A piece whose best face (by the free fit) shows in it at under this share of the frame's
+#: brightness scale holds that face's figure only by chance: a white token whose figure is
+#: white too, its faint tint explained by a coloured face where the lamp is a little off
+#: (its misfit at the frame's scale, (1 - 1/share)² at best, is then over 9).
+FAINT_SCALE = 0.25
 #: That search: zooms in (the central share of the cut) and shifts (share of its side).
 SEARCH_ZOOMS = (1.0, 0.85, 0.7)
 #: The colour stage leaves a patch's edge out (see :func:`vision.rectify.patch_mask`)
@@ -707,6 +712,14 @@ class FrameColours:
         (:func:`pinned_misfits`): for a piece whose faces' structure explains little of
         it, which the free fit reads by chance."""
         return int(np.argmin(self.pinned[index]))
+
+    def faint(self, index: int) -> bool:
+        """Whether piece ``index``'s member by the free fit (:meth:`decide`) shows in it at
+        under :data:`FAINT_SCALE` of the frame's brightness scale: the free fit then read
+        the piece's faint tint, not its figure (a white token under a lamp estimated a
+        little warm reads blue), and :meth:`plain_member` tells it better."""
+        misfit = float(self.pinned[index, self.decide(index)[0]])
+        return misfit > (1.0 / FAINT_SCALE - 1.0) ** 2
 
     def twin_errors(self, index: int, a: int, b: int, blur: int) -> tuple[float, float]:
         """Members ``a`` and ``b`` of piece ``index`` compared only where their faces

@@ -205,12 +205,13 @@ class Naming:
 
     def is_plain_token(self, piece: Scored, frame: FrameColours, index: int) -> bool:
         """Whether ``piece`` (``index`` in ``frame``) is read as a token and its faces'
-        structure explains under half of it (:data:`vision.colour.POOR_FIT`): a plain
-        face, whose colour the frame's brightness scale must tell
+        structure explains under half of it (:data:`vision.colour.POOR_FIT`), or its best
+        face shows only faintly (:meth:`vision.colour.FrameColours.faint`): a plain face,
+        whose colour the frame's brightness scale must tell
         (:meth:`vision.colour.FrameColours.plain_member`). Tiles are left to the free
         fit: their faces are never plain."""
         token = self.model.labels[self.model.groups[piece.group][0]].tile is None
-        return token and float(frame.residuals[index].min()) > POOR_FIT
+        return token and (float(frame.residuals[index].min()) > POOR_FIT or frame.faint(index))
 
     def turned_alike(
         self, chosen: list[Scored], subset: list[int], frame: FrameColours, mask: np.ndarray

@@ -249,6 +249,31 @@ def test_a_plain_white_token_is_read_white_under_the_frame_s_brightness():
         assert frame.plain_member(k) == k
 
 
+def test_a_white_token_tinted_by_a_lamp_read_a_little_off_is_still_read_white():
+    # the lamp the frame's tokens give is a little warm, the white token looks a little
+    # blue: the free fit explains its tint by the blue face, whose figure would show at
+    # the frame's brightness scale and does not (it shows at a few hundredths of it); the
+    # white face, with the frame's scale, leaves it as it is
+    names, faces = _token_faces()
+    faces[4] = 238
+    cv2.rectangle(faces[4], (14, 14), (25, 25), (250, 250, 250), -1)  # white on white
+    mask = patch_mask(40, True)
+    rng = np.random.default_rng(5)
+    tint = np.float32([1.04, 1.0, 0.96])  # BGR: a cool lamp the frame's gains do not hold
+    patches = [
+        np.clip(0.8 * faces[k] * tint + 10 + rng.normal(0, 1.5, faces[k].shape), 0, 255)
+        for k in range(len(faces))
+    ]
+    frame = FrameColours(patches, [faces] * len(patches), mask, gains=np.ones(3))
+    white = len(patches) - 1
+    assert names[frame.decide(white)[0]] != "white"  # the free fit's chance reading
+    assert frame.residuals[white].min() < 0.5  # ...which looks like a fit
+    assert frame.faint(white)
+    assert names[frame.plain_member(white)] == "white"
+    for k in range(white):
+        assert not frame.faint(k) and frame.decide(k)[0] == k
+
+
 def _banded_faces() -> np.ndarray:
     """Five faces alike but for the colour of a band across a pale ground, a black disc
     with a spike standing out of it (a garlic bulb on a banner)."""
