@@ -201,9 +201,9 @@ def _is_back(scoring: Scoring, group: int) -> bool:
 
 def _between_two(piece: Candidate, members: list[Scored]) -> bool:
     """Whether pieces read as tokens lie on two opposite sides of ``piece``
-    (:data:`vision.token_rows.OPPOSITE`), each within :data:`_LONE_REACH` of its sizes (a row with
-    one token between not read): from any split,
-    as a cloth can break a row's blob into parts."""
+    (:data:`vision.token_rows.OPPOSITE`), each within :data:`_LONE_REACH` of its sizes (a
+    row with one token between not read), from any split, as a cloth can break a row's
+    blob into parts."""
     centre = np.asarray(piece.center, np.float64)
     reach = _LONE_REACH * piece.side
     offsets = [
