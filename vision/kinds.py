@@ -186,17 +186,11 @@ def _best_of_cuts(
     least = scoring.config.accept_token_min
     best_cuts = list(cuts)
     for k, cut, other in zip(extra, rims, as_tokens, strict=True):
-        if middles[k] and not _is_back(scoring, other.group):
+        if middles[k] and not scoring.is_back(other.group):
             continue
         if other.score >= max(best[k].score, least):
             best_cuts[k], best[k] = cut, other
     return best_cuts, best
-
-
-def _is_back(scoring: Scoring, group: int) -> bool:
-    """Whether ``group`` is the tokens' back."""
-    model = scoring.model
-    return model.labels[model.groups[group][0]].token_back
 
 
 def _between_two(piece: Candidate, members: list[Scored]) -> bool:

@@ -51,6 +51,10 @@ class Scoring:
         self.tileset = tileset
         #: Per group: whether it is a token's face or back (else a tile motif).
         self.token_groups = token_groups
+        #: Per group: whether it is the tokens' back.
+        self.back_groups = np.array(
+            [model.labels[members[0]].token_back for members in model.groups], bool
+        )
         #: Where a framed set's pieces are cut (see :attr:`vision.naming.Naming.framed`).
         self.framed = framed
         #: The motifs each motif is compared with where their faces differ, by shape
@@ -189,6 +193,10 @@ class Scoring:
 
     def is_token(self, s: Scored) -> bool:
         return bool(self.token_groups[s.group])
+
+    def is_back(self, group: int) -> bool:
+        """Whether ``group`` is the tokens' back."""
+        return bool(self.back_groups[group])
 
     def tile_tied_with_tile(self, s: Scored) -> bool:
         """Whether a piece matches a tile face clearly (``sure_tile_min``) and its

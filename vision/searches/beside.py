@@ -412,11 +412,10 @@ def row_ends(
     """
     if size_at is None or scoring.model.round is None:
         return []
-    backs = np.array([name == "token-back" for name in scoring.model.group_names])
     tokens, centres, sides = _round_tokens(scoring, chosen)
     candidates: list[Candidate] = []
     for k, s in enumerate(tokens):
-        if not backs[s.group]:
+        if not scoring.is_back(s.group):
             continue
         _, apart, stepped = a_step_from(centres, sides, k)
         beside_k = np.flatnonzero(stepped)
@@ -437,7 +436,7 @@ def row_ends(
         s
         for s, c in zip(aligned, candidates, strict=True)
         if s.score >= _ROW_END_FACE_MIN
-        and not backs[s.group]
+        and not scoring.is_back(s.group)
         and distance(s.candidate.center, c.center) <= _ROW_END_DRIFT * c.side
         and clear_of(s.candidate.center, chosen)
     ]

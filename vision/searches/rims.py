@@ -147,10 +147,10 @@ def not_printed_arcs(scoring: Scoring, frame: Frame, found: list[Scored]) -> lis
     # only faces are a print's copies: a player's row of backs lies side by side and
     # evenly spaced too, and one of its rims stepping unevenly (a back's pale ring
     # blurred into a pale table) took the whole row with it
-    names = scoring.model.group_names
-    back = names.index("token-back") if "token-back" in names else -1
     alike = [
-        TokenDetection(None, s.group != back, s.candidate.center, s.candidate.polygon(), s.score)
+        TokenDetection(
+            None, not scoring.is_back(s.group), s.candidate.center, s.candidate.polygon(), s.score
+        )
         for s in found
     ]
     for group in printed_groups(alike):
