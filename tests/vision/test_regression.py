@@ -1,0 +1,54 @@
+"""The regression run's lines and their comparison (vision/synth/regression.py)."""
+
+from __future__ import annotations
+
+from vision.evaluate import PhotoScore
+from vision.synth.regression import compare, photo_line, photo_sets, summary_line
+
+
+def _score(index: int, right: int, tokens_right: int = 0, ms: float = 50.0) -> PhotoScore:
+    return PhotoScore(
+        level=2,
+        index=index,
+        tiles=15,
+        found=15,
+        tiles_right=right,
+        tokens=14,
+        tokens_right=tokens_right,
+        milliseconds=ms,
+    )
+
+
+def test_every_check_style_is_read_at_two_seeds_and_the_studied_ones_at_three_levels():
+    sets = photo_sets(["studied", "check"], {"nocturne", "seal"})
+    assert [s.label for s in sets] == [
+        "nocturne-s2024-L0",
+        "nocturne-s2024-L1",
+        "nocturne-s2024-L2",
+        "seal-s2024-L2",
+        "seal-s7-L2",
+    ]
+
+
+def test_a_summary_gives_the_shares_of_tiles_photos_and_tokens_read_right():
+    line = summary_line("x-s1-L2", [_score(0, 15, 14), _score(1, 12, 7)])
+    assert line == "= x-s1-L2 tiles 90.0 exact 50.0 tokens 75.0 false 0 tokfalse 0 median_ms 50"
+
+
+def test_a_comparison_shows_the_photos_read_differently_and_not_those_only_timed_apart(
+    tmp_path, capsys
+):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    old = [_score(0, 15, ms=40), _score(1, 14)]
+    new = [_score(0, 15, ms=90), _score(1, 15)]
+    for path, scores in ((a, old), (b, new)):
+        lines = [photo_line("x-s1-L2", s) for s in scores] + [summary_line("x-s1-L2", scores)]
+        path.write_text("\n".join(lines) + "\n")
+    compare(a, b)
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[0].startswith("  - x-s1-L2 #1 tiles 14/15")
+    assert shown[1].startswith("  + x-s1-L2 #1 tiles 15/15")
+    assert shown[2].startswith("- = x-s1-L2 tiles 96.7") and shown[3].startswith(
+        "+ = x-s1-L2 tiles 100.0"
+    )
+    assert shown[4] == "median ms over all photos: 45.0 → 70.0"

@@ -1,0 +1,226 @@
+"""A regression run over every rendered style: one line per photo, to compare two trees.
+
+``companion evaluate`` gives one tile set's figures; a change to recognition must be
+judged on all of them at once, photo by photo, since a rule that mends one style often
+costs another a tile. This runs the fixed sets below and writes a text file whose lines
+can be compared with :func:`compare` (``python -m vision.synth.regression compare A B``).
+
+The photos are exactly ``companion evaluate``'s (:func:`vision.evaluate.evaluation_photo`)
+and are cached as pickles, since rendering costs about a second a photo and the detection
+a tenth of that; delete the cache whenever the renderer or a style's art changes.
+
+Sets (``--sets``):
+
+* ``studied``: the sample sets and the held-out ``slate`` and ``ember``, seed 2024, all
+  three levels, 20 photos: what ``companion evaluate`` reports in the README.
+* ``fresh``: the same four styles at the hard level, seeds 7, 31 and 555, 10 photos each.
+* ``check``: every check style (``vision.synth.check_styles``) at the hard level, seed
+  2024 (20 photos) and seed 7 (10 photos).
+
+``--reencode Q`` saves every photo once more as a JPEG of quality Q before reading it
+(what a phone's upload or a second save does): a rule that holds only on one exact set of
+pixels shows there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.evaluate import PhotoScore, evaluation_photo, score_photo
+from vision.recogniser import Recogniser
+from vision.synth.art import STYLES as ART_STYLES
+from vision.synth.art import make_tileset
+from vision.synth.check_styles import STYLES as CHECK_STYLES
+from vision.synth.check_styles import check_set
+from vision.synth.scene import SyntheticPhoto
+from vision.tileset import TileSet, load_tileset, save_tileset
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "tilesets"
+STUDIED = ("nocturne", "lantern", "slate", "ember")
+
+
+@dataclass(frozen=True)
+class PhotoSet:
+    """``photos`` photos of one style, rendered from one seed at one level."""
+
+    style: str
+    seed: int
+    level: int
+    photos: int
+
+    @property
+    def label(self) -> str:
+        return f"{self.style}-s{self.seed}-L{self.level}"
+
+
+def photo_sets(groups: list[str], styles: set[str] | None = None) -> list[PhotoSet]:
+    sets: list[PhotoSet] = []
+    if "studied" in groups:
+        sets += [PhotoSet(s, 2024, level, 20) for s in STUDIED for level in (0, 1, 2)]
+    if "fresh" in groups:
+        sets += [PhotoSet(s, seed, 2, 10) for s in STUDIED for seed in (7, 31, 555)]
+    if "check" in groups:
+        for name in CHECK_STYLES:
+            sets += [PhotoSet(name, 2024, 2, 20), PhotoSet(name, 7, 2, 10)]
+    return [s for s in sets if styles is None or s.style in styles]
+
+
+def style_tileset(style: str, cache: Path) -> TileSet:
+    """The style's tile set as ``companion evaluate --tileset`` would load it."""
+    if (SAMPLES / style).is_dir():
+        return load_tileset(SAMPLES / style)
+    folder = cache / "tilesets" / style
+    if not folder.is_dir():
+        drawn = check_set(style) if style in CHECK_STYLES else make_tileset(ART_STYLES[style])
+        save_tileset(drawn, folder)
+    return load_tileset(folder)
+
+
+def cached_photos(photo_set: PhotoSet, tileset: TileSet, cache: Path) -> Iterator[SyntheticPhoto]:
+    folder = cache / "photos"
+    folder.mkdir(parents=True, exist_ok=True)
+    for index in range(photo_set.photos):
+        path = folder / f"{photo_set.label}-{index}.pkl"
+        if path.exists():
+            with path.open("rb") as f:
+                yield pickle.load(f)
+            continue
+        photo = evaluation_photo(tileset, photo_set.seed, photo_set.level, index)
+        with path.open("wb") as f:
+            pickle.dump(photo, f)
+        yield photo
+
+
+def reencoded(image: np.ndarray, quality: int) -> np.ndarray:
+    ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ValueError(f"OpenCV could not encode a photo as a JPEG of quality {quality}")
+    return cv2.imdecode(data, cv2.IMREAD_COLOR)
+
+
+def photo_line(label: str, s: PhotoScore) -> str:
+    return (
+        f"{label} #{s.index:<2} tiles {s.tiles_right}/{s.tiles} found {s.found} "
+        f"false {s.false_positives} tokens {s.tokens_right}/{s.tokens} "
+        f"false {s.token_false_positives} ms {s.milliseconds:.0f}"
+    )
+
+
+def summary_line(label: str, scores: list[PhotoScore]) -> str:
+    def share(part: str, whole: str) -> float:
+        total = sum(getattr(s, whole) for s in scores)
+        return 100 * sum(getattr(s, part) for s in scores) / total if total else 100.0
+
+    exact = 100 * sum(s.exact for s in scores) / max(len(scores), 1)
+    return (
+        f"= {label} tiles {share('tiles_right', 'tiles'):.1f} exact {exact:.1f} "
+        f"tokens {share('tokens_right', 'tokens'):.1f} "
+        f"false {sum(s.false_positives for s in scores)} "
+        f"tokfalse {sum(s.token_false_positives for s in scores)} "
+        f"median_ms {np.median([s.milliseconds for s in scores]):.0f}"
+    )
+
+
+def run_set(job: tuple[PhotoSet, Path, int | None]) -> list[str]:
+    photo_set, cache, quality = job
+    tileset = style_tileset(photo_set.style, cache)
+    recogniser = Recogniser(tileset)
+    label = photo_set.label + (f"-j{quality}" if quality else "")
+    scores, lines = [], []
+    for index, photo in enumerate(cached_photos(photo_set, tileset, cache)):
+        image = reencoded(photo.image, quality) if quality else photo.image
+        start = time.perf_counter()
+        result = recogniser.detect(image)
+        milliseconds = (time.perf_counter() - start) * 1000
+        score = score_photo(photo, result, photo_set.level, index)
+        score.milliseconds = milliseconds
+        scores.append(score)
+        lines.append(photo_line(label, score))
+    return [*lines, summary_line(label, scores)]
+
+
+def run(
+    out: Path,
+    groups: list[str],
+    styles: set[str] | None,
+    cache: Path,
+    jobs: int,
+    quality: int | None,
+) -> None:
+    sets = photo_sets(groups, styles)
+    for style in {s.style for s in sets}:  # drawn once, before the workers share the cache
+        style_tileset(style, cache)
+    with out.open("w") as f, Pool(jobs) as pool:
+        for lines in pool.imap(run_set, [(s, cache, quality) for s in sets]):
+            f.write("\n".join(lines) + "\n")
+            f.flush()
+            print(lines[-1], flush=True)
+
+
+def _fields(line: str) -> tuple[str, dict[str, str]]:
+    words = line.split()
+    key = " ".join(words[:2]) if not line.startswith("=") else words[1]
+    return key, dict(zip(words[2::2], words[3::2], strict=False))
+
+
+def compare(a: Path, b: Path) -> None:
+    """Print the photos and summaries whose readings differ (times are left out)."""
+
+    def read(path: Path) -> dict[str, str]:
+        lines = {}
+        for line in path.read_text().splitlines():
+            key, _ = _fields(line)
+            lines[key] = " ".join(w for w in line.split() if w)
+        return lines
+
+    def without_time(line: str) -> str:
+        return line.rsplit(" ms ", 1)[0].rsplit(" median_ms ", 1)[0]
+
+    old, new = read(a), read(b)
+    for key in new:
+        if key in old and without_time(old[key]) != without_time(new[key]):
+            marker = "  " if not new[key].startswith("=") else ""
+            print(f"{marker}- {old[key]}\n{marker}+ {new[key]}")
+    missing = [k for k in old if k not in new]
+    if missing:
+        print(f"{len(missing)} lines only in {a}")
+    print(f"median ms over all photos: {_median_ms(old):.1f} → {_median_ms(new):.1f}")
+
+
+def _median_ms(lines: dict[str, str]) -> float:
+    times = [float(line.rsplit(" ms ", 1)[1]) for line in lines.values() if " ms " in line]
+    return float(np.median(times)) if times else 0.0
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    go = sub.add_parser("run", help="read every set and write one line per photo")
+    go.add_argument("out", type=Path)
+    go.add_argument("--sets", default="studied,fresh,check")
+    go.add_argument("--styles", help="comma-separated styles (all by default)")
+    go.add_argument("--cache", type=Path, default=Path("/tmp/regression-cache"))
+    go.add_argument("--jobs", type=int, default=1)
+    go.add_argument("--reencode", type=int, metavar="Q", help="JPEG quality to save again at")
+    diff = sub.add_parser("compare", help="the lines two runs read differently")
+    diff.add_argument("a", type=Path)
+    diff.add_argument("b", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "compare":
+        compare(args.a, args.b)
+        return
+    styles = set(args.styles.split(",")) if args.styles else None
+    run(args.out, args.sets.split(","), styles, args.cache, args.jobs, args.reencode)
+
+
+if __name__ == "__main__":
+    main()
