@@ -5,7 +5,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.candidates import block_outline, coverage, find_blobs, grid_splits, single_outline
+from vision.candidates import (
+    _on_contour,
+    block_outline,
+    coverage,
+    find_blobs,
+    grid_splits,
+    single_outline,
+)
 from vision.config import VisionConfig
 from vision.discs import disc_split
 from vision.foreground import object_mask
@@ -47,6 +54,27 @@ def test_a_block_missing_a_corner_tile_keeps_its_outline():
     cv2.rectangle(mask, (150, 150), (249, 249), 0, -1)  # an L of three tiles
     outline = block_outline(find_blobs(mask, 30)[0])
     assert np.allclose(outline, [[50, 50], [249, 50], [249, 249], [50, 249]], atol=3)
+
+
+def test_a_block_s_outline_runs_along_its_blob_where_tiles_are_missing_from_its_corners():
+    # four tiles in three columns: the outline's short row side touches one tile of three
+    mask = np.zeros((300, 400), np.uint8)
+    cv2.rectangle(mask, (50, 50), (349, 149), 255, -1)
+    cv2.rectangle(mask, (50, 150), (149, 249), 255, -1)
+    blob = find_blobs(mask, 30)[0]
+    assert _on_contour(np.array([[50, 50], [349, 50], [349, 249], [50, 249]], np.float32), blob)
+
+
+def test_an_outline_whose_sides_fly_off_the_blob_is_no_block_s():
+    # a ragged mask's runs can give sides that cross the blob's outline and run on past
+    # it: a quad half again the blob's area, on its outline along a third of its length
+    mask = np.zeros((300, 400), np.uint8)
+    cv2.rectangle(mask, (100, 100), (299, 199), 255, -1)
+    cv2.circle(mask, (299, 199), 6, 0, -1)  # a corner rounded, as a tile's is
+    blob = find_blobs(mask, 30)[0]
+    skewed = np.array([[100, 100], [299, 100], [380, 199], [60, 260]], np.float32)
+    assert not _on_contour(skewed, blob)
+    assert _on_contour(np.array([[100, 100], [299, 100], [299, 199], [100, 199]], np.float32), blob)
 
 
 def test_a_row_of_touching_discs_gives_one_disc_each():

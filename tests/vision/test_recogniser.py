@@ -23,6 +23,7 @@ from vision.searches import beside as beside_search
 from vision.searches import rims as rim_search
 from vision.synth.camera import CameraEffects
 from vision.synth.check_styles import check_set
+from vision.synth.regression import reencoded
 from vision.synth.scene import paste, render_photo
 from vision.tileset import TileSet, load_tileset, save_tileset
 
@@ -236,6 +237,19 @@ def test_a_tilted_row_of_faintly_ringed_tokens_is_cut_along_its_rims_ellipses(tm
     score = _evaluated(tileset, Recogniser(tileset), 2024, 2, 9)
     assert score.tokens == 14 and score.tokens_right == score.tokens
     assert score.token_false_positives == 0
+
+
+def test_a_block_on_a_ragged_mask_is_cut_in_its_own_outline(tmp_path):
+    # hard level, seed 7's eighth photo of a check style with grey grounds, on a red
+    # gingham, saved once more as a JPEG: the block of 15 tiles turned 35° comes out of
+    # the mask with edges stepped every way, and the sides fitted to its outline's runs
+    # made a quad half again its area whose grid's cells matched nothing (15 tiles to 0);
+    # a quad mostly off the blob's outline gives way to the blob's own box
+    save_tileset(check_set("banner"), tmp_path / "banner")
+    tileset = load_tileset(tmp_path / "banner")
+    photo = evaluation_photo(tileset, 7, 2, 7)
+    score = score_photo(photo, Recogniser(tileset).detect(reencoded(photo.image, 90)), 2, 7)
+    assert score.tiles_right == score.tiles == 15
 
 
 def test_round_tiles_half_the_cloth_s_colour_are_found_from_the_half_discs_left(
