@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.block_sides import block_outline_on_edges
+from vision.block_sides import bent_outline_box, block_outline_on_edges
 from vision.candidates import (
     Blob,
     Candidate,
@@ -104,7 +104,18 @@ def split_candidates(
         narrow = trusted and side and blob.short_side < config.tile_size_range[0] * side
         if tileset.has_tiles and not round_tiles and not narrow:  # narrow: a token row
             outline = block_outline_on_edges(blob, side, frame.mask, frame.grey)
-            for cells in grid_splits(blob, side, config, trusted=trusted, outline=outline):
+            outlines = [outline]
+            # with no size known the grids' counts come from the outline alone; with a
+            # known size they do not, and the second outline only offered a hand at the
+            # frame's edge cut as a tile (inkwash seed 2024 #14, and #19 lost a tile)
+            if not trusted and (box := bent_outline_box(blob, outline)) is not None:
+                outlines.append(box)
+            grids = [
+                cells
+                for o in outlines
+                for cells in grid_splits(blob, side, config, trusted=trusted, outline=o)
+            ]
+            for cells in grids:
                 shares = coverage(frame.mask, cells)
                 quads = [
                     q
