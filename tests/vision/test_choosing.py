@@ -68,3 +68,24 @@ def test_a_lone_blob_a_split_cuts_into_one_disc_of_a_tiles_size_is_offered_for_a
     _, rejected, _, turned_down = choose(round_recogniser.scoring, None, [tile, die], 60.0)
     assert all(r.reason.startswith("ambiguous") for r in rejected)
     assert turned_down == [tile]
+
+
+def test_tile_like_pieces_in_doubt_keep_their_split_reading(round_recogniser):
+    # a column of three round tiles (one split) and a disc cut onto the cloth beside
+    # it: two tiles tie between two motifs (0.9, margin 0.003), the third matches a
+    # garlic clearly, the cloth's disc matches nothing. The two in doubt are tiles, not
+    # cells of print, so the split reads and its clear tile is kept
+    names = round_recogniser.model.group_names
+    garlic, monk, coffin = (names.index(n) for n in ("garlic", "monk", "coffin"))
+    patch = np.zeros((40, 40, 3), np.float32)
+
+    def disc(x: float, y: float, match: StructureMatch) -> Scored:
+        quad = square_quad(np.array([x, y]), 30.0, 0.0).astype(np.float32)
+        return Scored(Candidate(quad, True, 0, 0, 0.7), patch, match)
+
+    tied = StructureMatch(monk, 0.0, 0.9, 0.003, coffin, 0.0)
+    column = [disc(100, 200, tied), disc(100, 260, tied)]
+    clear = disc(100, 320, StructureMatch(garlic, 0.0, 0.95, 0.05, monk, 0.0))
+    cloth = disc(40, 230, StructureMatch(garlic, 0.0, 0.2, 0.01, monk, 0.0))
+    chosen, _, _, _ = choose(round_recogniser.scoring, None, [*column, clear, cloth], 60.0)
+    assert chosen == [clear]
