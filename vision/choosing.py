@@ -9,12 +9,17 @@ object mask missed.
 
 from __future__ import annotations
 
+from collections import Counter
+
+from vision import cuts
+from vision.frame import Frame
 from vision.kinds import kind_by_size
 from vision.numeric import mean_of, median_of
 from vision.pieces import (
     Scored,
     SizeModel,
     best_in_place,
+    clear_of,
     grouped_by_split,
     one_per_place,
     split_value,
@@ -25,6 +30,9 @@ from vision.scoring import Scoring
 
 #: Why the pieces of a split mostly turned down are all turned down.
 _NOT_TILES = "part of something that is not tiles"
+#: A blob cut again at the frame's tile size keeps its tiles when at least this many
+#: are read in it: a heap or a block (see :func:`recut_unexplained`).
+_RECUT_MIN_TILES = 2
 #: A blob that one disc of a split covers this share of holds one round object...
 _ONE_DISC_COVER = 0.8
 #: ...a tile, in doubt only as to its motif, where that disc is this share of a tile's
@@ -210,3 +218,46 @@ def _repeated_print(pieces: list[Scored], clear: float) -> bool:
         and len({s.group for s in pieces}) == 1
         and all(s.score < clear for s in pieces)
     )
+
+
+def recut_unexplained(
+    scoring: Scoring,
+    frame: Frame,
+    chosen: list[Scored],
+    size_at: SizeModel,
+    calibrated: float | None,
+) -> list[Scored]:
+    """Tiles in the blobs no chosen piece explains, cut again at the frame's tile size.
+
+    A frame whose tiles all lie in rows and heaps has no lone tile to tell a tile's
+    size before the first cuts, which then offer every count and may find none that
+    reads (pinwheel seed 7 #5: a heap of four 34 px discs cut into nineteen circles of
+    13-15 px, the wedges of their rims). The blocks and heaps read in that frame tell
+    the size at last; the blobs they leave unexplained are cut once more at it (a
+    heap's rims looked for at that size alone), and their tiles chosen as the first
+    cuts' are. Only in such frames: where lone tiles gave the size, the first cuts
+    used it already.
+    """
+    explained = {s.candidate.blob for s in chosen}
+    again = cuts.split_candidates(scoring, frame, explained, size_at, read_in_blocks=True)
+    if not again:
+        return []
+    scored = cuts.align_promising(
+        scoring, frame.pyramid, cuts.score_splits(scoring, frame.pyramid, again)
+    )
+    found, _, _, _ = choose(scoring, frame.pyramid, scored, calibrated)
+    tiles = ~scoring.token_groups
+    return in_heaps([s for s in found if tiles[s.group] and clear_of(s.candidate.center, chosen)])
+
+
+def in_heaps(pieces: list[Scored]) -> list[Scored]:
+    """The pieces of blobs in which at least :data:`_RECUT_MIN_TILES` are read.
+
+    A blob of one tile was cut as one piece whatever the size: what one piece cut again
+    at the frame's size explains is a card's or a hand's print at a tile's size
+    (pinwheel seed 7 #7 and seed 2024 #2, ring seed 7 #7: one false tile each, matched
+    0.66-0.75), where a heap cut at the right size reads tile by tile (pinwheel seed 7
+    #5: four, 0.85-0.94).
+    """
+    per_blob = Counter(s.candidate.blob for s in pieces)
+    return [s for s in pieces if per_blob[s.candidate.blob] >= _RECUT_MIN_TILES]

@@ -73,13 +73,19 @@ def settled(scoring: Scoring, s: Scored, sizes: SizeModel | None) -> bool:
 
 
 def split_candidates(
-    scoring: Scoring, frame: Frame, settled: set[int], sizes: SizeModel | None
+    scoring: Scoring,
+    frame: Frame,
+    settled: set[int],
+    sizes: SizeModel | None,
+    read_in_blocks: bool = False,
 ) -> list[Candidate]:
     """The ways to cut each remaining blob into tiles or tokens.
 
     With the tile size known at the blob (from this frame's lone tiles or the
     table calibration) a block of tiles is cut one way, or two; without it, every
     plausible count is offered and matching picks the split that explains it best.
+    A size ``read_in_blocks`` (on the tiles of this frame's blocks and heaps, no lone
+    disc that may be a die) is the only one a heap's rims are looked for at.
     """
     config = scoring.config
     tileset = scoring.tileset
@@ -152,7 +158,7 @@ def split_candidates(
                 radius = side / 2 if side else None
                 circles = [
                     q
-                    for q in circle_split(blob, frame.grey, radius)
+                    for q in circle_split(blob, frame.grey, radius, sure=read_in_blocks)
                     if min_piece <= _side(q) <= max_side
                 ]
                 if len(circles) > 1:

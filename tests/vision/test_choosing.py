@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.candidates import Candidate
-from vision.choosing import choose
+from vision.choosing import choose, in_heaps
 from vision.matching import StructureMatch
 from vision.outlines import square_quad
 from vision.pieces import Scored
@@ -89,3 +89,18 @@ def test_tile_like_pieces_in_doubt_keep_their_split_reading(round_recogniser):
     cloth = disc(40, 230, StructureMatch(garlic, 0.0, 0.2, 0.01, monk, 0.0))
     chosen, _, _, _ = choose(round_recogniser.scoring, None, [*column, clear, cloth], 60.0)
     assert chosen == [clear]
+
+
+def test_in_heaps_keeps_blobs_read_as_several_tiles():
+    # cut again at the frame's tile size, a heap reads as four tiles, a card's print
+    # as one tile-sized piece: only the heap's are kept
+    match = StructureMatch(0, 0.0, 0.9, 0.1, 1, 0.0)
+    patch = np.zeros((40, 40, 3), np.float32)
+
+    def disc(x: float, blob: int) -> Scored:
+        quad = square_quad(np.array([x, 200.0]), 18.0, 0.0).astype(np.float32)
+        return Scored(Candidate(quad, True, blob, 1, 1.0), patch, match)
+
+    heap = [disc(100 + 36 * k, blob=3) for k in range(4)]
+    card = disc(400, blob=5)
+    assert in_heaps([*heap, card]) == heap
