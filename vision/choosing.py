@@ -19,6 +19,7 @@ from vision.pieces import (
     Scored,
     SizeModel,
     best_in_place,
+    blob_centre,
     clear_of,
     grouped_by_split,
     one_per_place,
@@ -33,6 +34,9 @@ _NOT_TILES = "part of something that is not tiles"
 #: A blob cut again at the frame's tile size keeps its tiles when at least this many
 #: are read in it: a heap or a block (see :func:`recut_unexplained`).
 _RECUT_MIN_TILES = 2
+#: ...so a blob under this many tiles' squares is not cut again: two round tiles
+#: touching cover 1.57 squares, two square ones 2.
+_RECUT_MIN_AREA = 1.2
 #: A blob that one disc of a split covers this share of holds one round object...
 _ONE_DISC_COVER = 0.8
 #: ...a tile, in doubt only as to its motif, where that disc is this share of a tile's
@@ -239,7 +243,15 @@ def recut_unexplained(
     used it already.
     """
     explained = {s.candidate.blob for s in chosen}
-    again = cuts.split_candidates(scoring, frame, explained, size_at, read_in_blocks=True)
+    # what cannot hold two tiles (a die, a token, a lone piece turned down) is not cut
+    # again: only blocks and heaps are kept (:func:`in_heaps`)
+    small = {
+        index
+        for index, blob in enumerate(frame.blobs)
+        if blob.area * frame.scale**2
+        < _RECUT_MIN_AREA * size_at(blob_centre(blob, frame.scale)) ** 2
+    }
+    again = cuts.split_candidates(scoring, frame, explained | small, size_at, read_in_blocks=True)
     if not again:
         return []
     scored = cuts.align_promising(
