@@ -85,7 +85,9 @@ def split_candidates(
     table calibration) a block of tiles is cut one way, or two; without it, every
     plausible count is offered and matching picks the split that explains it best.
     A size ``read_in_blocks`` (on the tiles of this frame's blocks and heaps, no lone
-    disc that may be a die) is the only one a heap's rims are looked for at.
+    disc that may be a die) is the only one a heap's rims are looked for at, and a
+    block whose outline is bent is laid in its least rectangle too
+    (:func:`vision.block_sides.bent_outline_box`).
     """
     config = scoring.config
     tileset = scoring.tileset
@@ -111,10 +113,12 @@ def split_candidates(
         if tileset.has_tiles and not round_tiles and not narrow:  # narrow: a token row
             outline = block_outline_on_edges(blob, side, frame.mask, frame.grey)
             outlines = [outline]
-            # with no size known the grids' counts come from the outline alone; with a
-            # known size they do not, and the second outline only offered a hand at the
-            # frame's edge cut as a tile (inkwash seed 2024 #14, and #19 lost a tile)
-            if not trusted and (box := bent_outline_box(blob, outline)) is not None:
+            # only for the blocks a first cut left unexplained, once their frame's tiles
+            # tell the size: offered in every first cut, the second outline cut a hand
+            # at the frame's edge as a tile (inkwash seed 2024 #14, and #19 lost a
+            # tile), and a row of tokens into squares (banner seed 2024 #9: 8 of 14
+            # tokens right, against 14)
+            if read_in_blocks and (box := bent_outline_box(blob, outline)) is not None:
                 outlines.append(box)
             grids = [
                 cells
