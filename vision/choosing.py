@@ -117,8 +117,12 @@ def choose(
         in_blob.setdefault(s.candidate.blob, []).append(s)
     for _, members, reasons in final.values():
         # a piece turned down in a block that otherwise reads as tiles
-        readable = sum(r is None for r in reasons) >= scoring.config.split_accept_share * len(
-            members
+        # (or, of three or more pieces and not turned down as print, reads by its
+        # pieces in doubt too: those are offered for a second look as the block's)
+        share = scoring.config.split_accept_share * len(members)
+        as_print = any(r is not None and r.startswith(_NOT_TILES) for r in reasons)
+        readable = sum(r is None for r in reasons) >= share or (
+            len(members) >= 3 and not as_print and _tile_like(scoring, members, reasons) >= share
         )
         for s, reason in zip(members, reasons, strict=True):
             # the split is chosen as a whole; each of its pieces may still have been

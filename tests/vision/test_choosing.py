@@ -74,7 +74,8 @@ def test_tile_like_pieces_in_doubt_keep_their_split_reading(round_recogniser):
     # a column of three round tiles (one split) and a disc cut onto the cloth beside
     # it: two tiles tie between two motifs (0.9, margin 0.003), the third matches a
     # garlic clearly, the cloth's disc matches nothing. The two in doubt are tiles, not
-    # cells of print, so the split reads and its clear tile is kept
+    # cells of print, so the split reads: its clear tile is kept, the two in doubt are
+    # looked at again
     names = round_recogniser.model.group_names
     garlic, monk, coffin = (names.index(n) for n in ("garlic", "monk", "coffin"))
     patch = np.zeros((40, 40, 3), np.float32)
@@ -87,8 +88,11 @@ def test_tile_like_pieces_in_doubt_keep_their_split_reading(round_recogniser):
     column = [disc(100, 200, tied), disc(100, 260, tied)]
     clear = disc(100, 320, StructureMatch(garlic, 0.0, 0.95, 0.05, monk, 0.0))
     cloth = disc(40, 230, StructureMatch(garlic, 0.0, 0.2, 0.01, monk, 0.0))
-    chosen, _, _, _ = choose(round_recogniser.scoring, None, [*column, clear, cloth], 60.0)
+    chosen, _, _, turned_down = choose(
+        round_recogniser.scoring, None, [*column, clear, cloth], 60.0
+    )
     assert chosen == [clear]
+    assert all(s in turned_down for s in column)  # a second look, as a block's pieces
 
 
 def test_in_heaps_keeps_blobs_read_as_several_tiles():
