@@ -13,7 +13,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.block_sides import block_outline_on_edges
+from vision.block_sides import bent_outline_box, block_outline_on_edges
 from vision.candidates import (
     Blob,
     Candidate,
@@ -73,13 +73,21 @@ def settled(scoring: Scoring, s: Scored, sizes: SizeModel | None) -> bool:
 
 
 def split_candidates(
-    scoring: Scoring, frame: Frame, settled: set[int], sizes: SizeModel | None
+    scoring: Scoring,
+    frame: Frame,
+    settled: set[int],
+    sizes: SizeModel | None,
+    read_in_blocks: bool = False,
 ) -> list[Candidate]:
     """The ways to cut each remaining blob into tiles or tokens.
 
     With the tile size known at the blob (from this frame's lone tiles or the
     table calibration) a block of tiles is cut one way, or two; without it, every
     plausible count is offered and matching picks the split that explains it best.
+    A size ``read_in_blocks`` (on the tiles of this frame's blocks and heaps, no lone
+    disc that may be a die) is the only one a heap's rims are looked for at, and a
+    block whose outline is bent is laid in its least rectangle too
+    (:func:`vision.block_sides.bent_outline_box`).
     """
     config = scoring.config
     tileset = scoring.tileset
@@ -104,7 +112,20 @@ def split_candidates(
         narrow = trusted and side and blob.short_side < config.tile_size_range[0] * side
         if tileset.has_tiles and not round_tiles and not narrow:  # narrow: a token row
             outline = block_outline_on_edges(blob, side, frame.mask, frame.grey)
-            for cells in grid_splits(blob, side, config, trusted=trusted, outline=outline):
+            outlines = [outline]
+            # only for the blocks a first cut left unexplained, once their frame's tiles
+            # tell the size: offered in every first cut, the second outline cut a hand
+            # at the frame's edge as a tile (inkwash seed 2024 #14, and #19 lost a
+            # tile), and a row of tokens into squares (banner seed 2024 #9: 8 of 14
+            # tokens right, against 14)
+            if read_in_blocks and (box := bent_outline_box(blob, outline)) is not None:
+                outlines.append(box)
+            grids = [
+                cells
+                for o in outlines
+                for cells in grid_splits(blob, side, config, trusted=trusted, outline=o)
+            ]
+            for cells in grids:
                 shares = coverage(frame.mask, cells)
                 quads = [
                     q
@@ -141,7 +162,7 @@ def split_candidates(
                 radius = side / 2 if side else None
                 circles = [
                     q
-                    for q in circle_split(blob, frame.grey, radius)
+                    for q in circle_split(blob, frame.grey, radius, sure=read_in_blocks)
                     if min_piece <= _side(q) <= max_side
                 ]
                 if len(circles) > 1:

@@ -382,7 +382,9 @@ def _outline_discs(
     return [(cx, cy, arcs[1]) for cx, cy, _ in arcs[2]]
 
 
-def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.ndarray]:
+def circle_split(
+    blob: Blob, grey: np.ndarray, radius: float | None, sure: bool = False
+) -> list[np.ndarray]:
     """Discs packed on all sides (rows and columns of round tiles), by their rims.
 
     Where round tiles touch in a block, their shadows weld them into one slab with no
@@ -399,6 +401,8 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
     for about as many discs as peaks): two shadows can widen a packed block into a
     slab whose few deep peaks, larger than its discs and overlapping, add up to its
     area as a row's do; every radius is tried then too.
+    A ``sure`` radius (read on tiles of this frame's blocks, see
+    :func:`vision.choosing.recut_unexplained`) is the only one tried.
     Returns ellipse boxes (circles) in work px.
     """
     x, y, w, h = cv2.boundingRect(blob.contour)
@@ -418,7 +422,9 @@ def circle_split(blob: Blob, grey: np.ndarray, radius: float | None) -> list[np.
         typical = median_of([r for *_, r in peaks])
         row = (max(3.5, 0.75 * typical), 1.2 * typical)
     ranges = [row or every]
-    if radius is not None and ranges[0][0] / 1.3 < radius < 1.3 * ranges[0][1]:
+    if radius is not None and sure:
+        ranges = [(max(3.5, 0.8 * radius), 1.25 * radius)]
+    elif radius is not None and ranges[0][0] / 1.3 < radius < 1.3 * ranges[0][1]:
         ranges.insert(0, (max(3.5, 0.8 * radius), 1.25 * radius))
     if row and radius is None:
         # with no size from the frame, the peaks' size is only a guess: a block's few

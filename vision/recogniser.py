@@ -128,6 +128,8 @@ class Recogniser:
         chosen, rejected, size_at, turned_down = choosing.choose(
             scoring, pyramid, scored, calibrated, middles
         )
+        if sizes is None and size_at is not None:
+            chosen += choosing.recut_unexplained(scoring, frame, chosen, size_at, calibrated)
         chosen, rejected = doubts.other_motifs(
             scoring, pyramid, chosen, turned_down, rejected, size_at
         )

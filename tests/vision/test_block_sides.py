@@ -5,7 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.block_sides import sides_on_edges
+from vision.block_sides import bent_outline_box, sides_on_edges
 from vision.candidates import block_outline, find_blobs
 
 TILE = 60
@@ -67,3 +67,26 @@ def test_a_row_of_discs_keeps_its_outline():
         cv2.circle(mask, (x, 100), 30, 255, -1)
     outline = block_outline(find_blobs(mask, 30)[0])
     assert np.array_equal(sides_on_edges(outline, mask, grey), outline)
+
+
+def _row_mask(tilts: tuple[float, ...], drops: tuple[float, ...], side: int = 17) -> np.ndarray:
+    """The object mask of a row of square tiles ``side`` px across, each turned by its
+    tilt (degrees) and dropped by its drop (px) off the line, as a hand lays them."""
+    mask = np.zeros((80, 120), np.uint8)
+    for k, (tilt, drop) in enumerate(zip(tilts, drops, strict=True)):
+        centre = (20 + side / 2 + k * side, 40 + drop)
+        corners = cv2.boxPoints((centre, (side, side), tilt)).astype(np.int32)
+        cv2.fillConvexPoly(mask, corners, 255)
+    return cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+
+
+def test_bent_outline_box_offered_for_a_row_laid_askew():
+    blob = find_blobs(_row_mask((3, -5, 2), (2, -1, -3)), 30)[0]
+    outline = block_outline(blob)
+    box = bent_outline_box(blob, outline)
+    assert box is not None
+    # the rectangle's sides are a tile deep and three tiles long, unlike the bent outline's
+    sides = sorted(np.linalg.norm(box - np.roll(box, -1, axis=0), axis=1))
+    assert 17 <= sides[0] <= 24 and 49 <= sides[-1] <= 56
+    straight = find_blobs(_row_mask((2, 2, 2), (0, 0, 0)), 30)[0]
+    assert bent_outline_box(straight, block_outline(straight)) is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.candidates import Candidate
-from vision.choosing import choose
+from vision.choosing import choose, in_heaps
 from vision.matching import StructureMatch
 from vision.outlines import square_quad
 from vision.pieces import Scored
@@ -68,3 +68,43 @@ def test_a_lone_blob_a_split_cuts_into_one_disc_of_a_tiles_size_is_offered_for_a
     _, rejected, _, turned_down = choose(round_recogniser.scoring, None, [tile, die], 60.0)
     assert all(r.reason.startswith("ambiguous") for r in rejected)
     assert turned_down == [tile]
+
+
+def test_tile_like_pieces_in_doubt_keep_their_split_reading(round_recogniser):
+    # a column of three round tiles (one split) and a disc cut onto the cloth beside
+    # it: two tiles tie between two motifs (0.9, margin 0.003), the third matches a
+    # garlic clearly, the cloth's disc matches nothing. The two in doubt are tiles, not
+    # cells of print, so the split reads: its clear tile is kept, the two in doubt are
+    # looked at again
+    names = round_recogniser.model.group_names
+    garlic, monk, coffin = (names.index(n) for n in ("garlic", "monk", "coffin"))
+    patch = np.zeros((40, 40, 3), np.float32)
+
+    def disc(x: float, y: float, match: StructureMatch) -> Scored:
+        quad = square_quad(np.array([x, y]), 30.0, 0.0).astype(np.float32)
+        return Scored(Candidate(quad, True, 0, 0, 0.7), patch, match)
+
+    tied = StructureMatch(monk, 0.0, 0.9, 0.003, coffin, 0.0)
+    column = [disc(100, 200, tied), disc(100, 260, tied)]
+    clear = disc(100, 320, StructureMatch(garlic, 0.0, 0.95, 0.05, monk, 0.0))
+    cloth = disc(40, 230, StructureMatch(garlic, 0.0, 0.2, 0.01, monk, 0.0))
+    chosen, _, _, turned_down = choose(
+        round_recogniser.scoring, None, [*column, clear, cloth], 60.0
+    )
+    assert chosen == [clear]
+    assert all(s in turned_down for s in column)  # a second look, as a block's pieces
+
+
+def test_in_heaps_keeps_blobs_read_as_several_tiles():
+    # cut again at the frame's tile size, a heap reads as four tiles, a card's print
+    # as one tile-sized piece: only the heap's are kept
+    match = StructureMatch(0, 0.0, 0.9, 0.1, 1, 0.0)
+    patch = np.zeros((40, 40, 3), np.float32)
+
+    def disc(x: float, blob: int) -> Scored:
+        quad = square_quad(np.array([x, 200.0]), 18.0, 0.0).astype(np.float32)
+        return Scored(Candidate(quad, True, blob, 1, 1.0), patch, match)
+
+    heap = [disc(100 + 36 * k, blob=3) for k in range(4)]
+    card = disc(400, blob=5)
+    assert in_heaps([*heap, card]) == heap

@@ -299,3 +299,14 @@ def test_hatched_faces_do_not_make_discs_larger_than_the_tiles():
     grey[(hatching > 0) & (mask > 0) & (grey > 150)] = 120
     quads = circle_split(_the_blob(mask), grey, None)
     assert len(quads) == 15 and _matched(quads, centres, 6) == 15
+
+
+def test_a_sure_size_is_the_only_one_tried():
+    # the size read on this frame's blocks (no lone disc that may be a die): a heap's
+    # rims are looked for at it alone, where an unsure size gives way to the blob's own
+    centres = _block(2, 2, 16, origin=(200.0, 100.0))
+    grey, mask = _scene(centres, 16, seed=3)
+    quads = circle_split(_the_blob(mask), grey, 16.0, sure=True)
+    assert len(quads) == 4 and _matched(quads, centres, 4) == 4
+    assert all(r <= 10 for r in _radii(circle_split(_the_blob(mask), grey, 8.0, sure=True)))
+    assert all(r >= 13 for r in _radii(circle_split(_the_blob(mask), grey, 8.0)))

@@ -283,10 +283,10 @@ def test_a_round_tile_inside_a_heap_that_no_split_cut_out_is_found_beside_the_ot
     lost = photo.tiles[1]
     real_splits = cuts.split_candidates
 
-    def not_there(*args):
+    def not_there(*args, **kwargs):
         return [
             c
-            for c in real_splits(*args)
+            for c in real_splits(*args, **kwargs)
             if np.hypot(*np.subtract(c.center, lost.center)) > 0.5 * photo.tile_px
         ]
 
