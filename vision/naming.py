@@ -248,7 +248,7 @@ class Naming:
         frame: FrameColours,
         mask: np.ndarray,
         alike_turns: dict[int, tuple[float, ...]] | None = None,
-        odds_min: float = 0.0,
+        odds_min: float | None = None,
     ) -> dict[int, tuple[FrameColours, int]]:
         """Tiles whose figure looks the same turned (a ring, a star; by default round
         tiles, :attr:`alike_turns`), read in the turn where their heart shows best.
@@ -300,7 +300,8 @@ class Naming:
             # how much worse the heart's face fits than its plain twin (-1 .. 1)
             odds = (errors[:, 0] - errors[:, 1]) / np.maximum(errors.sum(axis=1), 1e-9)
             best_turn = int(np.argmin(odds))
-            if best_turn > 0 and odds[best_turn] < -odds_min:  # 0: as structure turned it
+            # 0: as structure turned it; a square's other turn only on a clear heart
+            if best_turn > 0 and (odds_min is None or odds[best_turn] < -odds_min):
                 hearts[i] = upright(s.patch, angles[best_turn - 1])
         if hearts:
             members = [self.member_faces[chosen[i].group] for i in hearts]
