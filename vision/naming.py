@@ -23,7 +23,7 @@ from vision.colour import (
     upright,
 )
 from vision.config import VisionConfig
-from vision.model import AppearanceModel, structure_vectors
+from vision.model import AppearanceModel, band_pass, structure_vectors
 from vision.outlines import face_ground_reach
 from vision.pieces import Scored
 from vision.rectify import patch_mask
@@ -33,6 +33,20 @@ from vision.token_rows import as_the_rules_allow
 
 #: A round figure looks the same turned where its structure matches itself this well.
 _ALIKE = 0.9
+#: A square figure looks the same turned by a quarter (or a half) where its structure,
+#: slid by up to :data:`_SLIDE` pixels of a 40 px patch (as alignment slides a cut to
+#: the template it is tried against), matches itself as well as a clear match
+#: (``sure_tile_min``, 0.8): a garlic's bulb (stamp, mosaic 0.81-0.89 a quarter off), a
+#: coffin turned by a half (0.83-0.93), a bulb on a band (banner 0.83 by a half); a
+#: maiden, a monk or a vampire stay under 0.72.
+_SLIDE = 3
+#: A square piece is read in a turn other than structure's only where its heart shows
+#: there clearly: the heart's face fits the window by this much (the twins' errors' share,
+#: see :meth:`Naming.turned_alike`) better than its plain twin. A plain tile's corners
+#: compared in its other alike turns came to -0.08 at worst (checked cloths, stripes, a
+#: band), a heart in its true turn a quarter or a half from structure's to -0.2 to -0.44
+#: (check styles, hard photos, seeds 7 and 2024).
+SQUARE_TURN_HEART_ODDS = 0.1
 
 
 class Naming:
@@ -54,6 +68,9 @@ class Naming:
             g: model.colour_templates[list(members)] for g, members in enumerate(model.groups)
         }
         self.alike_turns = _alike_turns(model, token_groups, config)
+        #: Square tile groups' quarter turns that structure cannot tell from none
+        #: (:func:`_alike_quarter_turns`).
+        self.alike_quarters = _alike_quarter_turns(model, config)
         self.heart_twins = _heart_twins(model)
         # tokens and round tiles are cut as discs, square tiles as squares
         shaped = token_groups | round_tiles
@@ -117,6 +134,17 @@ class Naming:
             where = {i: (frame, k) for k, i in enumerate(subset)}
             if round_:
                 where.update(self.turned_alike(chosen, subset, frame, masks[round_]))
+            else:
+                where.update(
+                    self.turned_alike(
+                        chosen,
+                        subset,
+                        frame,
+                        masks[round_],
+                        self.alike_quarters,
+                        SQUARE_TURN_HEART_ODDS,
+                    )
+                )
             for i in subset:
                 results[i] = where[i][0].decide(where[i][1])
                 if self.is_plain_token(chosen[i], *where[i]):
@@ -214,10 +242,16 @@ class Naming:
         return token and (float(frame.residuals[index].min()) > POOR_FIT or frame.faint(index))
 
     def turned_alike(
-        self, chosen: list[Scored], subset: list[int], frame: FrameColours, mask: np.ndarray
+        self,
+        chosen: list[Scored],
+        subset: list[int],
+        frame: FrameColours,
+        mask: np.ndarray,
+        alike_turns: dict[int, tuple[float, ...]] | None = None,
+        odds_min: float | None = None,
     ) -> dict[int, tuple[FrameColours, int]]:
-        """Round tiles whose figure looks the same turned (a ring, a star), read in the
-        turn where their heart shows best.
+        """Tiles whose figure looks the same turned (a ring, a star; by default round
+        tiles, :attr:`alike_turns`), read in the turn where their heart shows best.
 
         Structure cannot tell such a figure's turns apart, so the turn it gives is one of
         several; a heart (or any mark off the figure) is then looked for in the wrong
@@ -230,15 +264,25 @@ class Naming:
         them: the turn kept is the one where the heart's face fits best against its plain
         twin. A heart lies in one turn only; a plain tile's twins compare alike in all of
         them, so it still reads plain unless its rim shows something heart-like there.
+
+        Square tiles (``alike_turns``: :attr:`alike_quarters`) are the same case a quarter
+        or a half turn at a time: a garlic's bulb, a coffin, a bulb on a band tie between
+        such turns in structure, and the cut aligned in the wrong one reads its heart
+        where there is none (stamp seed 7 #9: 0.857 against 0.834 a quarter off, the
+        heart's corner a quarter away; banner seed 2024 #2 and #19, three garlics half a
+        turn off). There, a turn other than structure's is taken only where the heart
+        shows clearly (``odds_min``: :data:`SQUARE_TURN_HEART_ODDS`), as structure still
+        has a say between the turns of a square.
         Returns, for each such piece, the frame and index to read it from.
         """
+        alike_turns = self.alike_turns if alike_turns is None else alike_turns
         found: dict[int, tuple[FrameColours, int]] = {}
         hearts: dict[int, np.ndarray] = {}  # chosen index: its turn that shows its heart best
         variants: list[np.ndarray] = []  # other pieces' turns, judged by the overall fit
         owners: list[tuple[int, int]] = []  # (chosen index, its index in ``frame``)
         for k, i in enumerate(subset):
             s = chosen[i]
-            turns = self.alike_turns.get(s.group, ())
+            turns = alike_turns.get(s.group, ())
             if not turns:
                 continue
             member = frame.decide(k)[0]
@@ -256,7 +300,8 @@ class Naming:
             # how much worse the heart's face fits than its plain twin (-1 .. 1)
             odds = (errors[:, 0] - errors[:, 1]) / np.maximum(errors.sum(axis=1), 1e-9)
             best_turn = int(np.argmin(odds))
-            if best_turn > 0:  # 0: as structure turned it
+            # 0: as structure turned it; a square's other turn only on a clear heart
+            if best_turn > 0 and (odds_min is None or odds[best_turn] < -odds_min):
                 hearts[i] = upright(s.patch, angles[best_turn - 1])
         if hearts:
             members = [self.member_faces[chosen[i].group] for i in hearts]
@@ -321,6 +366,43 @@ def _alike_turns(
         if found:
             alike[group] = found
     return alike
+
+
+def _alike_quarter_turns(
+    model: AppearanceModel, config: VisionConfig
+) -> dict[int, tuple[float, ...]]:
+    """For each square tile group, the quarter turns (90, 180, 270) under which all its
+    plain faces' structure, slid by up to :data:`_SLIDE` pixels (of a 40 px patch) either
+    way, matches itself at ``sure_tile_min`` or better (see :data:`_SLIDE`): the turns
+    between which a cut's structure is a near tie. Learnt from the tile set."""
+    if model.square is None:
+        return {}
+    mask = model.square.mask
+    reach = round(_SLIDE * config.patch_px / 40)
+    slides = [(dy, dx) for dy in range(-reach, reach + 1) for dx in range(-reach, reach + 1)]
+    alike: dict[int, tuple[float, ...]] = {}
+    for group, members in enumerate(model.groups):
+        plain = [m for m in members if model.labels[m].tile and not model.labels[m].tile.heart]
+        if not plain or model.labels[members[0]].tile is None:
+            continue
+        faces = model.colour_templates[plain].astype(np.float32)
+        own = _unit(band_pass(faces)[:, mask])  # F×D
+        found = []
+        for quarter in (1, 2, 3):
+            bands = band_pass(np.ascontiguousarray(np.rot90(faces, -quarter, axes=(1, 2))))
+            slid = np.stack([np.roll(bands, step, axis=(1, 2))[:, mask] for step in slides])
+            agreement = np.einsum("fd,sfd->sf", own, _unit(slid)).max(axis=0).min()
+            if agreement >= config.sure_tile_min:
+                found.append(90.0 * quarter)
+        if found:
+            alike[group] = tuple(found)
+    return alike
+
+
+def _unit(vectors: np.ndarray) -> np.ndarray:
+    """Vectors (…×D) with their mean taken away, at unit length."""
+    centred = vectors - vectors.mean(axis=-1, keepdims=True)
+    return centred / np.maximum(np.linalg.norm(centred, axis=-1, keepdims=True), 1e-9)
 
 
 def _label_of(model: AppearanceModel, s: Scored, member: int):
