@@ -42,6 +42,12 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
   dark shade of the colour, a small black heart low on the left.
 * ``petal``: round; six coloured petals on cream round a white middle holding a small
   black outline figure, a black heart at the top between the petals.
+* ``woodcut``: square with rounded corners in a white die-cut margin; a thick dark
+  border round paper-grain quadrants, the colour in the top-left and bottom-right; a
+  black figure cut by thin white gouges; a white heart in a dark diamond on the top border.
+* ``orbit``: round; pale concentric rings round a point low in the face, the colour as a
+  crescent over the top; the figure low, dark over a shadow in the colour; a pair of small
+  white hearts outlined dark in the crescent.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -766,6 +772,116 @@ def _token_k(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- woodcut and orbit ----------------------------------------------------------------------
+
+_COL_L: dict[Colour, BGR] = {
+    Colour.BLUE: (175, 115, 35),
+    Colour.RED: (45, 55, 200),
+    Colour.YELLOW: (40, 200, 240),
+    Colour.GREEN: (65, 160, 85),
+    Colour.PURPLE: (150, 65, 150),
+}
+_TOK_L = _token_palette(_COL_L, black=(32, 30, 34), white=(240, 240, 236))
+_INK_L: BGR = (28, 26, 30)
+
+
+def _grain(img: np.ndarray, seed: int, amount: float = 14.0) -> np.ndarray:
+    """Paper grain: a fixed speckle (the same tile always draws the same) over the whole face."""
+    rng = np.random.default_rng(seed)
+    h, w = img.shape[:2]
+    noise = cv2.resize(rng.normal(0, 1, (h // 8, w // 8)).astype(np.float32), (w, h))
+    noise += 0.5 * rng.normal(0, 1, (h, w)).astype(np.float32)
+    return np.clip(img.astype(np.float32) + amount * noise[..., None], 0, 255).astype(np.uint8)
+
+
+def _woodcut(tile: Tile) -> np.ndarray:
+    n = PX * S
+    c = n // 2
+    paper = (214, 228, 236)
+    img = np.full((n, n, 3), (252, 252, 252), np.uint8)  # the white die-cut margin
+    m, r = int(0.035 * n), int(0.12 * n)
+    panel = np.zeros((n, n), np.uint8)  # a rounded square inside the margin
+    cv2.rectangle(panel, (m + r, m), (n - m - r, n - m), 255, -1)
+    cv2.rectangle(panel, (m, m + r), (n - m, n - m - r), 255, -1)
+    for x in (m + r, n - m - r):
+        for y in (m + r, n - m - r):
+            cv2.circle(panel, (x, y), r, 255, -1, _AA)
+    inside = np.full((n, n, 3), paper, np.uint8)
+    inside[:c, :c] = inside[c:, c:] = _COL_L[tile.colour]  # opposite quadrants
+    inside = _grain(inside, 11 + ALL_TILES.index(tile))
+    # the thick dark border: the panel's outer band
+    inner = cv2.erode(panel, np.ones((int(0.075 * n),) * 2, np.uint8))
+    inside[(panel > 0) & (inner == 0)] = _INK_L
+    alpha = panel[..., None].astype(np.float32) / 255
+    img = (alpha * inside + (1 - alpha) * img).astype(np.uint8)
+    # a black figure cut through by thin white gouges, as printed from a wood block
+    ink = _shrunk_figure(tile.motif, n, 0.9)
+    gouges = np.zeros((n, n), bool)
+    for y in range(0, n, 7 * S):
+        gouges[y : y + int(1.6 * S)] = True
+    edge = cv2.erode(ink.astype(np.uint8), np.ones((4 * S, 4 * S), np.uint8)) > 0
+    img[ink] = _INK_L
+    img[edge & gouges] = paper
+    if tile.heart:
+        # a white heart in a dark diamond badge set on the top border
+        bx, by, br = c, int(0.1 * n), int(0.1 * n)
+        diamond = np.array([[bx, by - br], [bx + br, by], [bx, by + br], [bx - br, by]], np.int32)
+        cv2.fillPoly(img, [diamond], _INK_L, _AA)
+        cv2.polylines(img, [diamond], True, (252, 252, 252), S, _AA)
+        _heart(img, bx, by + S, 7 * S, (252, 252, 252))
+    return _shrunk(img)
+
+
+def _orbit(tile: Tile) -> np.ndarray:
+    n = PX * S
+    c = n // 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    # a ground of concentric rings round a point low in the face
+    d = np.hypot(xx - c, yy - 0.62 * n) / n
+    rings = (np.floor(d / 0.045) % 2)[..., None]
+    img = (rings * (232, 236, 238) + (1 - rings) * (208, 214, 220)).astype(np.uint8)
+    # the colour as a crescent over the top: a disc less a disc below it
+    crescent = np.zeros((n, n), np.uint8)
+    cv2.circle(crescent, (c, int(0.5 * n)), int(0.47 * n), 255, -1, _AA)
+    cv2.circle(crescent, (c, int(0.66 * n)), int(0.44 * n), 0, -1, _AA)
+    a = crescent[..., None].astype(np.float32) / 255
+    img = (a * _COL_L[tile.colour] + (1 - a) * img).astype(np.uint8)
+    # the figure low, drawn twice: a shadow in the colour, the dark figure over it
+    ink = np.roll(_shrunk_figure(tile.motif, n, 0.62), int(0.13 * n), axis=0)
+    shadow = np.roll(np.roll(ink, 5 * S, axis=0), 5 * S, axis=1)
+    img[shadow] = _COL_L[tile.colour]
+    img[ink] = _INK_L
+    if tile.heart:
+        # a pair of white hearts, outlined dark, in the crescent
+        for dx in (-0.075, 0.075):
+            x, y = int((0.5 + dx) * n), int(0.1 * n)
+            _heart(img, x, y, 7 * S, (250, 250, 250))
+            _heart(img, x, y, 7 * S, _INK_L, S)
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_l(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: a deep teal dotted with a ring of pale dots round one in the middle
+        img = np.full((n, n, 3), (95, 90, 30), np.uint8)
+        cv2.circle(img, (c, c), int(0.07 * n), (215, 230, 230), -1, _AA)
+        for k in range(8):
+            a = np.radians(k * 45)
+            x, y = c + 0.27 * n * np.cos(a), c + 0.27 * n * np.sin(a)
+            cv2.circle(img, (int(x), int(y)), int(0.05 * n), (215, 230, 230), -1, _AA)
+    else:
+        # a face: two tones of the colour split on a slant by a white line
+        dark = tuple(int(v * 0.62) for v in colour)
+        img = np.full((n, n, 3), colour, np.uint8)
+        lower = np.array([[0, int(0.62 * n)], [n, int(0.38 * n)], [n, n], [0, n]], np.int32)
+        cv2.fillPoly(img, [lower], dark)
+        cv2.line(img, (0, int(0.62 * n)), (n, int(0.38 * n)), (245, 245, 245), 3 * S, _AA)
+    cv2.circle(img, (c, c), int(0.47 * n), (40, 40, 40), 2 * S, _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -794,6 +910,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "seal": ("round", _seal, _token_j, _TOK_J),
     "stencil": ("square", _stencil, _token_k, _TOK_K),
     "petal": ("round", _petal, _token_k, _TOK_K),
+    "woodcut": ("square", _woodcut, _token_l, _TOK_L),
+    "orbit": ("round", _orbit, _token_l, _TOK_L),
 }
 
 
