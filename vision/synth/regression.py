@@ -35,7 +35,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.evaluate import PhotoScore, evaluation_photo, score_photo
+from vision.evaluate import LevelReport, PhotoScore, evaluation_photo, score_photo
 from vision.recogniser import Recogniser
 from vision.synth.art import STYLES as ART_STYLES
 from vision.synth.art import make_tileset
@@ -116,17 +116,14 @@ def photo_line(label: str, s: PhotoScore) -> str:
 
 
 def summary_line(label: str, scores: list[PhotoScore]) -> str:
-    def share(part: str, whole: str) -> float:
-        total = sum(getattr(s, whole) for s in scores)
-        return 100 * sum(getattr(s, part) for s in scores) / total if total else 100.0
-
-    exact = 100 * sum(s.exact for s in scores) / max(len(scores), 1)
+    """The set's figures as ``companion evaluate`` counts them (:class:`LevelReport`)."""
+    f = LevelReport(scores[0].level if scores else 0, scores).figures()
     return (
-        f"= {label} tiles {share('tiles_right', 'tiles'):.1f} exact {exact:.1f} "
-        f"tokens {share('tokens_right', 'tokens'):.1f} "
-        f"false {sum(s.false_positives for s in scores)} "
-        f"tokfalse {sum(s.token_false_positives for s in scores)} "
-        f"median_ms {np.median([s.milliseconds for s in scores]):.0f}"
+        f"= {label} tiles {100 * f['tile_accuracy']:.1f} "
+        f"exact {100 * f['exact_collections']:.1f} "
+        f"tokens {100 * f['token_accuracy']:.1f} "
+        f"false {f['false_positives']} tokfalse {f['token_false_positives']} "
+        f"median_ms {f['median_ms']:.0f}"
     )
 
 
@@ -166,21 +163,17 @@ def run(
             print(lines[-1], flush=True)
 
 
-def _fields(line: str) -> tuple[str, dict[str, str]]:
+def _key(line: str) -> str:
+    """A line's set and photo (``label #index``), or a summary's set."""
     words = line.split()
-    key = " ".join(words[:2]) if not line.startswith("=") else words[1]
-    return key, dict(zip(words[2::2], words[3::2], strict=False))
+    return words[1] if line.startswith("=") else " ".join(words[:2])
 
 
 def compare(a: Path, b: Path) -> None:
     """Print the photos and summaries whose readings differ (times are left out)."""
 
     def read(path: Path) -> dict[str, str]:
-        lines = {}
-        for line in path.read_text().splitlines():
-            key, _ = _fields(line)
-            lines[key] = " ".join(w for w in line.split() if w)
-        return lines
+        return {_key(line): " ".join(line.split()) for line in path.read_text().splitlines()}
 
     def without_time(line: str) -> str:
         return line.rsplit(" ms ", 1)[0].rsplit(" median_ms ", 1)[0]
