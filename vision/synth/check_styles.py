@@ -48,6 +48,10 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
 * ``orbit``: round; pale concentric rings round a point low in the face, the colour as a
   crescent over the top; the figure low, dark over a shadow in the colour; a pair of small
   white hearts outlined dark in the crescent.
+* ``vesper``: square; the colour at the top darkening evenly to near black at the bottom;
+  a dark figure in a pale die-cut margin; the heart a large thin pale outline framing it.
+* ``rosary``: round; pale grey, the colour only in a string of glossy beads round the rim;
+  a dark figure with a pale line inside its edge; the heart a dark bead in place of the top one.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -882,6 +886,116 @@ def _token_l(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- vesper and rosary ----------------------------------------------------------------------
+
+_COL_M: dict[Colour, BGR] = {
+    Colour.BLUE: (195, 115, 25),
+    Colour.RED: (45, 35, 210),
+    Colour.YELLOW: (35, 205, 245),
+    Colour.GREEN: (75, 170, 55),
+    Colour.PURPLE: (165, 55, 155),
+}
+_TOK_M = _token_palette(_COL_M, black=(34, 32, 30), white=(238, 240, 242))
+_INK_M: BGR = (30, 26, 24)
+_PALE_M: BGR = (236, 242, 246)
+
+
+def _halo_figure(img: np.ndarray, motif: Motif, n: int, zoom: float, halo: int) -> None:
+    """A dark figure cut out with a pale margin ``halo`` wide all round, as a die-cut sticker."""
+    ink = _shrunk_figure(motif, n, zoom)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * halo + 1, 2 * halo + 1))
+    margin = cv2.dilate(ink.astype(np.uint8), disc) > 0
+    img[margin] = _PALE_M
+    img[ink] = _INK_M
+
+
+def _vesper(tile: Tile) -> np.ndarray:
+    n = PX * S
+    c = n // 2
+    # the colour at the top, darkening evenly to near black at the bottom
+    fall = np.linspace(1.08, 0.2, n, dtype=np.float32)[:, None, None]
+    colour = np.array(_COL_M[tile.colour], np.float32)
+    img = np.clip(colour[None, None] * fall, 0, 255).astype(np.uint8).repeat(n, axis=1)
+    if tile.heart:
+        # a large thin pale heart drawn round the figure, as a frame
+        _heart(img, c, int(0.47 * n), int(0.45 * n), _PALE_M, int(0.022 * n))
+    _halo_figure(img, tile.motif, n, 0.78, int(0.028 * n))
+    return _shrunk(img)
+
+
+def _rosary(tile: Tile) -> np.ndarray:
+    n = PX * S
+    c = n // 2
+    img = np.full((n, n, 3), (222, 226, 230), np.uint8)
+    # the colour only in a string of glossy beads round the rim, on a thin dark thread
+    ring, count, bead = 0.39 * n, 14, int(0.065 * n)
+    cv2.circle(img, (c, c), int(ring), _INK_M, S, _AA)
+    colour = _COL_M[tile.colour]
+    rim = tuple(int(v * 0.55) for v in colour)
+    for k in range(count):
+        a = -np.pi / 2 + 2 * np.pi * k / count
+        x, y = int(c + ring * np.cos(a)), int(c + ring * np.sin(a))
+        if tile.heart and k == 0:
+            # the top bead is a dark heart, larger than the beads, with its own glint
+            _heart(img, x, y + 2 * S, int(1.75 * bead), _INK_M)
+            cv2.circle(img, (x - bead // 2, y - bead // 3), bead // 5, _PALE_M, -1, _AA)
+            continue
+        cv2.circle(img, (x, y), bead, colour, -1, _AA)
+        cv2.circle(img, (x, y), bead, rim, S, _AA)
+        cv2.circle(img, (x - bead // 3, y - bead // 3), bead // 4, (250, 250, 250), -1, _AA)
+    # the figure as a double line: dark, a pale line running inside along its edge, dark core
+    ink = _shrunk_figure(tile.motif, n, 0.72).astype(np.uint8)
+    step = np.ones((int(0.025 * n),) * 2, np.uint8)
+    inner = cv2.erode(ink, step)
+    core = cv2.erode(inner, np.ones((int(0.02 * n),) * 2, np.uint8))
+    img[ink > 0] = _INK_M
+    img[(inner > 0) & (core == 0)] = _PALE_M
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_m(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: a deep plum with a pale diamond outline and a pale dot inside it
+        img = np.full((n, n, 3), (80, 40, 70), np.uint8)
+        q = int(0.27 * n)
+        diamond = np.array([[c, c - q], [c + q, c], [c, c + q], [c - q, c]], np.int32)
+        cv2.polylines(img, [diamond], True, (215, 225, 235), 4 * S, _AA)
+        cv2.circle(img, (c, c), int(0.06 * n), (215, 225, 235), -1, _AA)
+    else:
+        # a face: the colour, crossed by a dark mouth with two white fangs
+        img = np.full((n, n, 3), colour, np.uint8)
+        top, low = int(0.4 * n), int(0.52 * n)
+        cv2.rectangle(img, (int(0.16 * n), top), (int(0.84 * n), low), _INK_M, -1)
+        for x in (0.36, 0.64):
+            fang = np.array([[x - 0.07, 0.52], [x + 0.07, 0.52], [x, 0.7]]) * n
+            cv2.fillPoly(img, [fang.astype(np.int32)], (245, 245, 245), _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
+def _token_n(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: sand with a cream spiral wound out from the middle
+        img = np.full((n, n, 3), (95, 125, 150), np.uint8)
+        t = np.linspace(0, 5 * np.pi, 200)
+        r = 0.03 * n + 0.025 * n * t
+        pts = np.stack([c + r * np.cos(t), c + r * np.sin(t)], 1).astype(np.int32)
+        cv2.polylines(img, [pts], False, (220, 232, 240), 3 * S, _AA)
+    else:
+        # a face: the colour, a ring of small pale beads near the rim, a dark middle bead
+        img = np.full((n, n, 3), colour, np.uint8)
+        for k in range(10):
+            a = 2 * np.pi * k / 10
+            x, y = c + 0.34 * n * np.cos(a), c + 0.34 * n * np.sin(a)
+            cv2.circle(img, (int(x), int(y)), int(0.05 * n), (240, 240, 240), -1, _AA)
+            cv2.circle(img, (int(x), int(y)), int(0.05 * n), _INK_M, S, _AA)
+        cv2.circle(img, (c, c), int(0.12 * n), _INK_M, -1, _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -912,6 +1026,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "petal": ("round", _petal, _token_k, _TOK_K),
     "woodcut": ("square", _woodcut, _token_l, _TOK_L),
     "orbit": ("round", _orbit, _token_l, _TOK_L),
+    "vesper": ("square", _vesper, _token_m, _TOK_M),
+    "rosary": ("round", _rosary, _token_n, _TOK_M),
 }
 
 
