@@ -10,6 +10,7 @@ object mask missed.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from vision import cuts
 from vision.frame import Frame
@@ -50,6 +51,7 @@ def choose(
     scored: list[Scored],
     side_px: float | None,
     middles: frozenset[int] = frozenset(),
+    outlined: Callable[[Scored], bool] | None = None,
 ) -> tuple[list[Scored], list[RejectedCandidate], SizeModel | None, list[Scored]]:
     """Keep each blob's best-explained split, then turn down what is not a tile.
 
@@ -90,6 +92,7 @@ def choose(
         reasons = _middles_by_the_rules(scoring, members, reasons, middles)
         passed = [s for s, r in zip(members, reasons, strict=True) if r is None]
         too_little = members[0].candidate.cover < scoring.config.min_split_cover
+        too_little = too_little and not _outlined_tokens(scoring, members, reasons, outlined)
         tiles = _tile_like(scoring, members, reasons)
         few = len(members) >= 3 and tiles < scoring.config.split_accept_share * len(members)
         if too_little or few or _repeated_print(passed, scoring.config.size_anchor_score):
@@ -146,6 +149,35 @@ def choose(
     chosen, doubles = one_per_place(chosen)
     rejected += doubles
     return chosen, rejected, size_at, turned_down
+
+
+def _outlined_tokens(
+    scoring: Scoring,
+    members: list[Scored],
+    reasons: list[str | None],
+    outlined: Callable[[Scored], bool] | None,
+) -> bool:
+    """Whether a split's pieces are all tokens that pass, each matching its face
+    clearly (``size_anchor_score``) within a rim that steps all round: objects in
+    their own right, however little of their blob they cover.
+
+    A split covering under ``min_split_cover`` of its blob is turned down as a card or
+    a mat cut in cells, a few of which pass by chance. But a blob is also wider than
+    its objects where the mask swells round them: on a checked cloth the break in the
+    check's repetition spreads a cell round a token pair (moonrise seed 2024 #19: a
+    blue and a yellow token matching 0.85 and 0.95 covered 0.50-0.56 of their blob,
+    and were turned down). A print that matches a token face is an arc over half a
+    rim (the deposit mat's moons), which the rim test turns down, as the rim search
+    does (:func:`vision.searches.rims.rim_steps_all_round`); a tile is left to the
+    cover test, its figure alone may match a token.
+    """
+    if outlined is None:
+        return False
+    clear = scoring.config.size_anchor_score
+    return all(
+        r is None and scoring.is_token(s) and s.score >= clear
+        for s, r in zip(members, reasons, strict=True)
+    ) and all(outlined(s) for s in members)
 
 
 def _tile_like(scoring: Scoring, members: list[Scored], reasons: list[str | None]) -> int:

@@ -126,7 +126,12 @@ class Recogniser:
         scored += block_refit.refitted_blocks(scoring, frame, scored, sizes)
         lap("structure")
         chosen, rejected, size_at, turned_down = choosing.choose(
-            scoring, pyramid, scored, calibrated, middles
+            scoring,
+            pyramid,
+            scored,
+            calibrated,
+            middles,
+            functools.partial(rims.rim_steps_all_round, scoring, frame),
         )
         if sizes is None and size_at is not None:
             chosen += choosing.recut_unexplained(scoring, frame, chosen, size_at, calibrated)

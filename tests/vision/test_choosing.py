@@ -108,3 +108,39 @@ def test_in_heaps_keeps_blobs_read_as_several_tiles():
     heap = [disc(100 + 36 * k, blob=3) for k in range(4)]
     card = disc(400, blob=5)
     assert in_heaps([*heap, card]) == heap
+
+
+def _token_pair(recogniser, cover: float, score: float) -> list[Scored]:
+    """Two touching tokens at (100, 200) and (132, 200), the one split of their blob,
+    which covers ``cover`` of it (a mask swollen round them on a checked cloth)."""
+    token = recogniser.model.group_names.index("token")
+    patch = np.zeros((40, 40, 3), np.float32)
+    pieces = []
+    for x in (100.0, 132.0):
+        quad = square_quad(np.array([x, 200.0]), 16.0, 0.0).astype(np.float32)
+        match = StructureMatch(token, 0.0, score, 0.5, token, 0.0)
+        pieces.append(Scored(Candidate(quad, True, 0, 1, cover), patch, match))
+    return pieces
+
+
+def test_clear_tokens_with_a_rim_all_round_are_kept_however_little_of_their_blob_they_cover(
+    round_recogniser,
+):
+    pair = _token_pair(round_recogniser, cover=0.5, score=0.9)
+    chosen, rejected, _, _ = choose(
+        round_recogniser.scoring, None, pair, None, outlined=lambda s: True
+    )
+    assert len(chosen) == 2 and rejected == []
+
+
+def test_a_split_covering_little_of_its_blob_is_turned_down_without_rims_all_round(
+    round_recogniser,
+):
+    # a print's arc (rim stepping over half its length), an unclear match, or no rim
+    # test at all: the cover test stands
+    for outlined, score in ((lambda s: False, 0.9), (lambda s: True, 0.6), (None, 0.9)):
+        pair = _token_pair(round_recogniser, cover=0.5, score=score)
+        chosen, rejected, _, _ = choose(
+            round_recogniser.scoring, None, pair, None, outlined=outlined
+        )
+        assert chosen == [] and len(rejected) == 2

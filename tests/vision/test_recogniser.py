@@ -991,3 +991,24 @@ def test_a_frame_derives_nothing_more_from_the_tile_set(round_set):
         photo = render_photo(round_set, np.random.default_rng(seed), level=1, layout="groups")
         recogniser.detect(photo.image)
     assert derived() == before
+
+
+def test_two_clear_tokens_in_a_blob_the_checked_cloth_swelled_are_kept(tmp_path):
+    # hard level, the twentieth photo of a check style whose tokens have a white rim,
+    # on a green gingham: a blue and a yellow token touching make one blob half again
+    # as wide as they are (the break in the check's repetition spreads a cell round
+    # them), so their split, matching 0.85 and 0.95, covered 0.50-0.56 of it and was
+    # turned down as a card cut in cells; their rims step all round
+    save_tileset(check_set("moonrise"), tmp_path / "moonrise")
+    tileset = load_tileset(tmp_path / "moonrise")
+    photo = evaluation_photo(tileset, 2024, 2, 19)
+    result = Recogniser(tileset).detect(photo.image)
+    for truth in photo.tokens:
+        if truth.colour in ("blue", "yellow") and truth.center[1] > 300:
+            near = [
+                d
+                for d in result.tokens
+                if np.hypot(d.center[0] - truth.center[0], d.center[1] - truth.center[1])
+                < 0.3 * photo.token_px
+            ]
+            assert [d.colour for d in near] == [truth.colour]
