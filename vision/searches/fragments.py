@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 
-from vision.candidates import Candidate
+from vision.candidates import Blob, Candidate
 from vision.frame import Frame
 from vision.outlines import square_by_outline, square_quad
 from vision.pieces import (
@@ -27,8 +28,15 @@ from vision.pieces import (
 from vision.scoring import Scoring
 from vision.searches.edges import outlined
 
-#: A blob of this share of a tile's area may be one tile cut off its place.
-_LONE_BLOB_SHARE = (0.5, 1.5)
+#: A blob of this share of a tile's area may be one tile cut off its place, or swollen
+#: by the cloth around it (twice its area on a gingham of its ground's shade).
+_LONE_BLOB_SHARE = (0.5, 2.5)
+#: In a blob larger than a round tile, a tile lies where a disc of this share of its
+#: radius fits (the blurred rim leaves the mask a little inside the tile's edge)...
+_DISC_FIT = 0.8
+#: ...looked for at up to this many places this share of a side apart.
+_DISC_PLACES = 6
+_DISC_STEP = 0.25
 #: A blob this share of a tile's area may be the figure of a tile the mask lost...
 _FRAGMENT_SHARE = (0.05, 0.7)
 #: ...and the tile around it is looked for where the edges show its outline best
@@ -124,39 +132,87 @@ def around_fragments(
 def lone_blobs_recut(
     scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
 ) -> list[Scored]:
-    """Square tiles in blobs of about one tile's area that nothing explains, cut
+    """Tiles in blobs of about one or two tiles' area that nothing explains, cut
     again at the frame's tile size where the edges show a tile's outline.
 
     A pale tile on a pale table leaves a blob of its figure and part of its
     paper, a tile in a shadow one with the shadow's edge: cut by the blob, the piece
     is too small or off its place and matches nothing (slate, seed 31, #5: three
     tiles 37 px across cut at 28-38 px matched 0.51-0.57, and 0.98-1.00 once cut
-    at their outline). Kept on a clear match with an outline all round, as a
-    piece found by its edges (:meth:`Scoring.kept`).
+    at their outline). On a gingham a tile's ground runs into the cloth's cells of
+    its shade and the blob swells to twice the tile (quilt seed 2024 #19, petal seed
+    7 #3). A square is looked for by its outline about the blob's middle, a disc
+    wherever the blob is as wide as a tile. Kept on a clear match with an outline
+    all round, as a piece found by its edges (:meth:`Scoring.kept`).
     """
-    if size_at is None or not scoring.tileset.has_tiles or scoring.tileset.tile_shape != "square":
+    if size_at is None or not scoring.tileset.has_tiles:
         return []
+    round_ = scoring.tileset.tile_shape == "round"
+    tiles = ~scoring.token_groups
+    shapes = [s.candidate for s in chosen if s.candidate.round and tiles[s.group]]
+    if round_ and not shapes:
+        return []
+    area = math.pi / 4 if round_ else 1.0  # a tile's area in its side squared
     cells: list[Candidate] = []
     for blob in frame.blobs:
         centre = blob_centre(blob, frame.scale)
         side = size_at(centre)
-        share = blob.area * frame.scale**2 / side**2
+        share = blob.area * frame.scale**2 / (side**2 * area)
         if not _LONE_BLOB_SHARE[0] <= share <= _LONE_BLOB_SHARE[1]:
+            continue
+        # a blob holding a chosen piece is that piece's (a row of tokens whose ends
+        # were read, its middle still to come), not a tile's swollen by the cloth
+        if any(_holds(blob, s.candidate.center, frame.scale) for s in chosen):
             continue
         if not clear_of(centre, chosen) or any(
             distance(centre, s.candidate.center) < 0.7 * side for s in chosen
         ):
+            continue
+        if round_:
+            for place in _disc_places(blob, frame.scale, side):
+                quad = shaped_like(shapes, place, side)
+                cells.append(Candidate(quad, True, len(cells), 0))
             continue
         square = outlined(scoring, frame, np.array(centre), side)
         if square is not None:
             cells.append(Candidate(square.astype(np.float32), False, len(cells), 0))
     if not cells:
         return []
-    tiles = ~scoring.token_groups
-    first = scoring.score_structure(frame.pyramid, cells, tiles)
+    score = scoring.score_shifted if round_ else scoring.score_structure
+    first = score(frame.pyramid, cells, tiles)
     aligned = scoring.realigned(frame.pyramid, first, tiles)
     kept = scoring.kept(frame, aligned, scoring.config.second_look_min, size_at)
     return [s for s in one_per_place(kept)[0] if clear_of(s.candidate.center, chosen)]
+
+
+def _holds(blob: Blob, point: tuple[float, float], scale: float) -> bool:
+    """Whether ``point`` (frame px) lies inside ``blob``."""
+    x, y = (point[0] + 0.5) / scale - 0.5, (point[1] + 0.5) / scale - 0.5
+    return cv2.pointPolygonTest(blob.contour, (float(x), float(y)), False) >= 0
+
+
+def _disc_places(blob: Blob, scale: float, side: float) -> list[np.ndarray]:
+    """Where in ``blob`` a disc of ``side`` (full px) fits (frame px), a few places
+    spread over it, the roomiest first.
+
+    A round tile whose pale ground runs into a pale cloth leaves a blob swollen by the
+    cloth around it (petal seed 7 #3: twice a tile's area), whose centre is off the
+    tile's; the tile lies where the blob is at least as wide as a tile. Its rim is
+    then found by :meth:`Scoring.score_shifted` and its outline by :meth:`Scoring.kept`.
+    """
+    room = cv2.distanceTransform(np.pad(blob.pixels, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    radius = side / 2 / scale
+    ys, xs = np.nonzero(room >= _DISC_FIT * radius)
+    order = np.argsort(-room[ys, xs], kind="stable")
+    places: list[np.ndarray] = []
+    x0, y0 = blob.origin
+    for y, x in zip(ys[order], xs[order], strict=True):
+        place = (np.array([x + x0, y + y0], float) + 0.5) * scale - 0.5
+        if all(np.hypot(*(place - p)) >= _DISC_STEP * side for p in places):
+            places.append(place)
+        if len(places) == _DISC_PLACES:
+            break
+    return places
 
 
 def _clusters(

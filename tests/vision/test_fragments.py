@@ -1,0 +1,61 @@
+"""Tiles of which the object mask kept a blob of the wrong size (vision.searches.fragments)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.candidates import find_blobs
+from vision.evaluate import evaluation_photo
+from vision.recogniser import Recogniser
+from vision.searches.fragments import _disc_places
+from vision.synth.check_styles import check_set
+from vision.tileset import load_tileset, save_tileset
+
+
+def _blob(*discs: tuple[int, int, int]):
+    mask = np.zeros((120, 160), np.uint8)
+    for x, y, r in discs:
+        cv2.circle(mask, (x, y), r, 255, -1)
+    (blob,) = find_blobs(mask, 10)
+    return blob
+
+
+def test_a_tile_lies_where_a_blob_is_as_wide_as_a_tile():
+    # two tile-sized discs run together (a tile and the cloth beside it): a disc of the
+    # tile's size is looked for about each, the roomiest places first
+    places = _disc_places(_blob((50, 60, 20), (90, 60, 20)), scale=2.0, side=80.0)
+    assert places
+    assert min(abs(p[0] - 100) for p in places) < 8 and min(abs(p[0] - 180) for p in places) < 8
+    assert all(abs(p[1] - 120) < 12 for p in places)
+
+
+def test_no_tile_lies_in_a_blob_narrower_than_a_tile():
+    assert _disc_places(_blob((50, 60, 10), (70, 60, 10)), scale=2.0, side=80.0) == []
+
+
+def _found_at(tileset, seed, index, point):
+    photo = evaluation_photo(tileset, seed, 2, index)
+    result = Recogniser(tileset).detect(photo.image)
+    (truth,) = [t for t in photo.tiles if np.hypot(*np.subtract(t.center, point)) < 10]
+    read = [t for t in result.tiles if np.hypot(*np.subtract(t.center, point)) < 10]
+    return truth.tile, [t.tile for t in read]
+
+
+def test_a_square_tile_in_a_blob_swollen_by_a_gingham_is_cut_at_its_outline(tmp_path):
+    # hard level, seed 2024's twentieth photo of a check style whose faces are
+    # checked in their colour: a purple tile turned 45° on a green gingham leaves a
+    # blob twice its area (the cloth's pale cells around it), cut as a circle that
+    # matched nothing (0.35); within it the tile's own outline is found
+    save_tileset(check_set("quilt"), tmp_path / "quilt")
+    truth, read = _found_at(load_tileset(tmp_path / "quilt"), 2024, 19, (561, 378))
+    assert read == [truth]
+
+
+def test_a_round_tile_in_a_blob_swollen_by_a_pale_cloth_is_found_where_a_disc_fits(tmp_path):
+    # hard level, seed 7's fourth photo of a check style of pale discs ringed with
+    # petals in their colour: a 32 px tile on a red-and-cream gingham runs into the
+    # cream cells beside it (a blob of twice its area), whose middle is off the tile's
+    save_tileset(check_set("petal"), tmp_path / "petal")
+    truth, read = _found_at(load_tileset(tmp_path / "petal"), 7, 3, (532, 336))
+    assert read == [truth]
