@@ -300,6 +300,7 @@ class _Memory:
     def __init__(self, limit: int = 32) -> None:
         self.faces: OrderedDict[tuple, _Faces] = OrderedDict()
         self.pairs: OrderedDict[tuple, _Pair] = OrderedDict()
+        self.padded: OrderedDict[tuple, _Padded] = OrderedDict()
         self.limit = limit
         self.lock = threading.Lock()
 
@@ -324,6 +325,11 @@ class _Memory:
             16 * self.limit,  # a pair holds some 200 kB
         )
 
+    def learn_padded(self, templates: np.ndarray, mask: np.ndarray) -> _Padded:
+        """A group's faces laid on black and blurred (:func:`edge_mixed_residuals`)."""
+        key = self.key(templates, hash(np.packbits(mask).tobytes()))
+        return self._keep(self.padded, key, lambda: _learn_padded(templates, mask), self.limit)
+
     def _keep(self, store: OrderedDict, key: tuple, make, limit: int):
         with self.lock:  # a server may read several cameras' frames at once
             found = store.get(key)
@@ -337,6 +343,116 @@ class _Memory:
 
 
 _MEMORY = _Memory()
+
+
+# -- a face's edge mixed with what lies beyond it --------------------------------------------
+
+#: How far beyond a piece's edge (a share of its patch's side, each way) the frame is cut to
+#: see what lies there (:func:`edge_mixed_residuals`): a blur of 2.5 px of 40 reaches 5 px.
+BEYOND_MARGIN = 0.125
+
+
+def beyond_margin(patch_px: int) -> int:
+    """The pixels cut beyond each edge of a ``patch_px`` patch (:data:`BEYOND_MARGIN`)."""
+    return round(BEYOND_MARGIN * patch_px)
+
+
+@dataclass(frozen=True, eq=False)
+class _Padded:
+    """A group's faces laid on black beyond their edge and blurred by each of
+    :data:`FACE_BLURS`, on the mask; and how much of each pixel the face itself gives."""
+
+    by_channel: np.ndarray  # B×3×M×d float32: the faces, channel by channel
+    inside: np.ndarray  # B×d float64: the blurred indicator of the face (1 inside, 0 beyond)
+    margin: int
+    square: np.ndarray  # B×M×3: each channel of each blurred face times itself
+    linear: np.ndarray  # B×M×3: ...and times ``inside``
+
+
+@functools.lru_cache(maxsize=64)
+def _padded_profile(size: int, margin: int, blur_px: float) -> np.ndarray:
+    inside = np.zeros((size + 2 * margin,) * 2, np.float32)
+    inside[margin : margin + size, margin : margin + size] = 1.0
+    return locked(cv2.GaussianBlur(inside, (0, 0), blur_px)[margin:-margin, margin:-margin])
+
+
+def _learn_padded(templates: np.ndarray, mask: np.ndarray) -> _Padded:
+    size = templates.shape[1]
+    margin = beyond_margin(size)
+    scale = size / 40
+    faces, inside = [], []
+    for blur in FACE_BLURS:
+        padded = [
+            cv2.copyMakeBorder(face, *(margin,) * 4, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+            for face in templates.astype(np.float32)
+        ]
+        blurred = [
+            cv2.GaussianBlur(f, (0, 0), blur * scale)[margin:-margin, margin:-margin]
+            for f in padded
+        ]
+        faces.append(np.stack(blurred)[:, mask])
+        inside.append(_padded_profile(size, margin, blur * scale)[mask])
+    stacked = np.asarray(faces, np.float64)
+    inside_ = np.asarray(inside, np.float64)
+    return _Padded(
+        locked(np.ascontiguousarray(stacked.transpose(0, 3, 1, 2), np.float32)),
+        locked(inside_),
+        margin,
+        locked((stacked * stacked).sum(axis=2)),
+        locked(np.einsum("bmdc,bd->bmc", stacked, inside_)),
+    )
+
+
+def edge_mixed_residuals(
+    patch: np.ndarray,
+    beyond: np.ndarray,
+    templates: np.ndarray,
+    gains: np.ndarray,
+    mask: np.ndarray,
+) -> np.ndarray:
+    """How badly each face explains a piece whose edge pixels mix the face with what lies
+    beyond it (M shares of the patch's variance on ``mask``, as :func:`fit_residuals`).
+
+    A photo's pixel at a piece's edge is a blur of the face and of the table (or the next
+    piece) beside it. Where a set carries its colour at the edge (a thin coloured frame),
+    those pixels are much of what tells its colours apart, and the mix misleads: a blue
+    frame on a red cloth reads purple, a red one on a cream cloth yellow. So each face is
+    laid on what the frame shows beyond the piece (``beyond``: the piece cut
+    :data:`BEYOND_MARGIN` wider each way, upright like ``patch``), blurred as the photo
+    is, and fitted as ``a * gains * face + b`` where the face lies, the surroundings as
+    they are. The blur is the one of :data:`FACE_BLURS` under which the best face fits
+    best: the photo's own. Learnt once per group of faces (kept with the faces).
+    """
+    size = patch.shape[0]
+    padded = _MEMORY.learn_padded(templates, mask)
+    margin = padded.margin
+    x = patch.astype(np.float64)[mask]  # d×3
+    xc = x - x.mean()
+    energy = max(float((xc * xc).sum()), 1e-6)
+    around = beyond.astype(np.float32).copy()
+    around[margin : margin + size, margin : margin + size] = 0.0
+    blurs = [blur * size / 40 for blur in FACE_BLURS]
+    inner = slice(margin, margin + size)
+    outside = np.stack([cv2.GaussianBlur(around, (0, 0), b)[inner, inner][mask] for b in blurs])
+    t = x[None] - outside  # B×d×3: what the face (and the offset) must explain
+    # the least squares of t on a * gains * face + offset * inside, per blur and face
+    # per channel: the faces (B×M×d, channel-major rows) times t's channel
+    cross = np.matmul(padded.by_channel, t.astype(np.float32).transpose(0, 2, 1)[:, :, :, None])
+    cross = cross[..., 0].transpose(0, 2, 1)  # B×M×3
+    sut = cross @ gains
+    suu = padded.square @ (gains * gains)
+    suv = padded.linear @ gains
+    v = padded.inside  # B×d
+    svv = 3 * (v * v).sum(axis=1)[:, None]
+    svt = np.einsum("bd,bdc->b", v, t)[:, None]
+    stt = (t * t).sum(axis=(1, 2))[:, None]
+    det = np.maximum(suu * svv - suv * suv, 1e-9)
+    a = np.maximum((sut * svv - svt * suv) / det, 0.0)
+    off = (svt - a * suv) / np.maximum(svv, 1e-9)
+    left = stt - 2 * a * sut - 2 * off * svt + a * a * suu + 2 * a * off * suv + off * off * svv
+    shares = np.maximum(left, 0.0) / energy  # B×M
+    best = shares[int(np.argmin(shares.min(axis=1)))]
+    return best
 
 
 # -- fits ----------------------------------------------------------------------------------
@@ -635,7 +751,12 @@ class FrameColours:
         kelvins: tuple[float, ...] = (),
         weights: np.ndarray | None = None,
         gains: np.ndarray | None = None,
+        beyond: list[np.ndarray | None] | None = None,
     ) -> None:
+        """``beyond`` (optional): each piece cut :data:`BEYOND_MARGIN` wider, upright like
+        its patch (None: not known); where given, the piece's faces are fitted with its
+        edge mixed with what lies there (:func:`edge_mixed_residuals`)."""
+        beyond = None if beyond is None else list(beyond)
         self.mask = mask
         mask_key = hash(np.packbits(mask).tobytes())
         keys_by_array: dict[int, tuple] = {}
@@ -662,6 +783,14 @@ class FrameColours:
         self.patches = list(patches)
         for index in np.flatnonzero(self.residuals.min(axis=1) > POOR_FIT):
             self._search(int(index), table)
+            if beyond is not None:  # cut again: what lay beyond it is no longer known
+                beyond[int(index)] = None
+        for index, around in enumerate(beyond or []):
+            if around is not None:
+                k = len(member_templates[index])
+                self.residuals[index, :k] = edge_mixed_residuals(
+                    self.patches[index], around, member_templates[index], self.gains, mask
+                )
 
     def _search(self, index: int, table: FitTable) -> None:
         """Re-cut a poorly fitting piece at the zoom and shift where its faces fit best."""
