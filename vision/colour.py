@@ -367,31 +367,57 @@ class _Padded:
     margin: int
     square: np.ndarray  # B×M×3: each channel of each blurred face times itself
     linear: np.ndarray  # B×M×3: ...and times ``inside``
+    beyond: np.ndarray  # B×W×W×1 float32: where it does not (1 - the face's share)
+    taken: np.ndarray  # d: the mask's pixels as flat indices into the wide cut
 
 
-@functools.lru_cache(maxsize=64)
-def _padded_profile(size: int, margin: int, blur_px: float) -> np.ndarray:
-    inside = np.zeros((size + 2 * margin,) * 2, np.float32)
-    inside[margin : margin + size, margin : margin + size] = 1.0
-    return locked(cv2.GaussianBlur(inside, (0, 0), blur_px)[margin:-margin, margin:-margin])
+#: The share of a piece's patch its face may fill (:func:`edge_mixed_residuals`): a cut
+#: a pixel or two too large each way (of 40) shows the table inside its own edge.
+EDGE_ZOOMS = (1.0, 0.95, 0.9)
+
+
+def _edge_variants(size: int) -> list[tuple[float, float]]:
+    """Each (blur in pixels, zoom) a face is fitted at, blur by blur."""
+    return [(blur * size / 40, zoom) for blur in FACE_BLURS for zoom in EDGE_ZOOMS]
+
+
+@functools.lru_cache(maxsize=16)
+def _laid(size: int, margin: int, zoom: float) -> np.ndarray:
+    """Where a face filling ``zoom`` of a ``size`` patch lies in the cut ``margin`` wider
+    (2×3 affine matrix from the face's pixels to the wide cut's)."""
+    wide = size + 2 * margin
+    shift = (wide - 1) / 2 - zoom * (size - 1) / 2
+    return locked(np.float32([[zoom, 0, shift], [0, zoom, shift]]))
+
+
+def _lay(image: np.ndarray, size: int, margin: int, zoom: float) -> np.ndarray:
+    """``image`` (a face, or its indicator) laid at ``zoom`` on black in the wide cut."""
+    wide = size + 2 * margin
+    return cv2.warpAffine(
+        image,
+        _laid(size, margin, zoom),
+        (wide, wide),
+        flags=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
 
 
 def _learn_padded(templates: np.ndarray, mask: np.ndarray) -> _Padded:
     size = templates.shape[1]
     margin = beyond_margin(size)
-    scale = size / 40
-    faces, inside = [], []
-    for blur in FACE_BLURS:
-        padded = [
-            cv2.copyMakeBorder(face, *(margin,) * 4, cv2.BORDER_CONSTANT, value=(0, 0, 0))
+    inner = slice(margin, margin + size)
+    ones = np.ones((size, size), np.float32)
+    faces, inside, laid = [], [], []
+    for blur, zoom in _edge_variants(size):
+        where = _lay(ones, size, margin, zoom)
+        laid.append(where)
+        inside.append(cv2.GaussianBlur(where, (0, 0), blur)[inner, inner][mask])
+        blurred = [
+            cv2.GaussianBlur(_lay(face, size, margin, zoom), (0, 0), blur)[inner, inner]
             for face in templates.astype(np.float32)
         ]
-        blurred = [
-            cv2.GaussianBlur(f, (0, 0), blur * scale)[margin:-margin, margin:-margin]
-            for f in padded
-        ]
         faces.append(np.stack(blurred)[:, mask])
-        inside.append(_padded_profile(size, margin, blur * scale)[mask])
     stacked = np.asarray(faces, np.float64)
     inside_ = np.asarray(inside, np.float64)
     return _Padded(
@@ -400,7 +426,15 @@ def _learn_padded(templates: np.ndarray, mask: np.ndarray) -> _Padded:
         margin,
         locked((stacked * stacked).sum(axis=2)),
         locked(np.einsum("bmdc,bd->bmc", stacked, inside_)),
+        locked((1.0 - np.stack(laid))[..., None].astype(np.float32)),
+        locked(_wide_indices(mask, margin)),
     )
+
+
+def _wide_indices(mask: np.ndarray, margin: int) -> np.ndarray:
+    """The pixels of ``mask`` as flat indices into a cut ``margin`` wider each way."""
+    rows, cols = np.nonzero(mask)
+    return (rows + margin) * (mask.shape[1] + 2 * margin) + cols + margin
 
 
 def edge_mixed_residuals(
@@ -420,39 +454,69 @@ def edge_mixed_residuals(
     laid on what the frame shows beyond the piece (``beyond``: the piece cut
     :data:`BEYOND_MARGIN` wider each way, upright like ``patch``), blurred as the photo
     is, and fitted as ``a * gains * face + b`` where the face lies, the surroundings as
-    they are. The blur is the one of :data:`FACE_BLURS` under which the best face fits
-    best: the photo's own. Learnt once per group of faces (kept with the faces).
+    they are. The blur (one of :data:`FACE_BLURS`) and the share of the patch the face
+    fills (:data:`EDGE_ZOOMS`: a cut a little too large shows the table inside its own
+    edge) are those under which the best face fits best: the photo's own. Learnt once per
+    group of faces (kept with the faces).
     """
     size = patch.shape[0]
     padded = _MEMORY.learn_padded(templates, mask)
-    margin = padded.margin
     x = patch.astype(np.float64)[mask]  # d×3
     xc = x - x.mean()
     energy = max(float((xc * xc).sum()), 1e-6)
-    around = beyond.astype(np.float32).copy()
-    around[margin : margin + size, margin : margin + size] = 0.0
-    blurs = [blur * size / 40 for blur in FACE_BLURS]
-    inner = slice(margin, margin + size)
-    outside = np.stack([cv2.GaussianBlur(around, (0, 0), b)[inner, inner][mask] for b in blurs])
-    t = x[None] - outside  # B×d×3: what the face (and the offset) must explain
-    # the least squares of t on a * gains * face + offset * inside, per blur and face
-    # per channel: the faces (B×M×d, channel-major rows) times t's channel
-    cross = np.matmul(padded.by_channel, t.astype(np.float32).transpose(0, 2, 1)[:, :, :, None])
-    cross = cross[..., 0].transpose(0, 2, 1)  # B×M×3
-    sut = cross @ gains
-    suu = padded.square @ (gains * gains)
-    suv = padded.linear @ gains
-    v = padded.inside  # B×d
+    wide = beyond.astype(np.float32)
+    variants = _edge_variants(size)
+    # the photo's blur first, with the face filling the patch; then the face smaller
+    # at that blur
+    sharp = [v for v, (_, zoom) in enumerate(variants) if zoom == 1.0]
+    first = _variant_shares(x, wide, padded, gains, mask, sharp) / energy
+    blur = variants[sharp[int(np.argmin(first.min(axis=1)))]][0]
+    smaller = [v for v, (b, zoom) in enumerate(variants) if b == blur and zoom < 1.0]
+    shares = np.concatenate(
+        [first, _variant_shares(x, wide, padded, gains, mask, smaller) / energy]
+    )
+    return shares[int(np.argmin(shares.min(axis=1)))]
+
+
+def _variant_shares(
+    x: np.ndarray,
+    wide: np.ndarray,
+    padded: _Padded,
+    gains: np.ndarray,
+    mask: np.ndarray,
+    chosen: list[int],
+) -> np.ndarray:
+    """V×M: each face's unexplained sum of squares under each of the ``chosen`` variants
+    (:func:`_edge_variants`) of :func:`edge_mixed_residuals`, ``x`` the patch on the mask
+    (d×3) and ``wide`` the piece cut wider."""
+    if not chosen:
+        return np.zeros((0, padded.square.shape[1]))
+    variants = _edge_variants(mask.shape[0])
+    outside = np.stack(
+        [
+            cv2.GaussianBlur(wide * padded.beyond[v], (0, 0), variants[v][0]).reshape(-1, 3)[
+                padded.taken
+            ]
+            for v in chosen
+        ]
+    )
+    t = x[None] - outside  # V×d×3: what the face (and the offset) must explain
+    # the least squares of t on a * gains * face + offset * inside, per variant and face;
+    # per channel: the faces (V×3×M×d) times t's channel
+    faces = padded.by_channel[chosen]
+    cross = np.matmul(faces, t.astype(np.float32).transpose(0, 2, 1)[:, :, :, None])
+    sut = cross[..., 0].transpose(0, 2, 1) @ gains  # V×M
+    suu = padded.square[chosen] @ (gains * gains)
+    suv = padded.linear[chosen] @ gains
+    v = padded.inside[chosen]  # V×d
     svv = 3 * (v * v).sum(axis=1)[:, None]
-    svt = np.einsum("bd,bdc->b", v, t)[:, None]
+    svt = np.einsum("vd,vdc->v", v, t)[:, None]
     stt = (t * t).sum(axis=(1, 2))[:, None]
     det = np.maximum(suu * svv - suv * suv, 1e-9)
     a = np.maximum((sut * svv - svt * suv) / det, 0.0)
     off = (svt - a * suv) / np.maximum(svv, 1e-9)
     left = stt - 2 * a * sut - 2 * off * svt + a * a * suu + 2 * a * off * suv + off * off * svv
-    shares = np.maximum(left, 0.0) / energy  # B×M
-    best = shares[int(np.argmin(shares.min(axis=1)))]
-    return best
+    return np.maximum(left, 0.0)
 
 
 # -- fits ----------------------------------------------------------------------------------
