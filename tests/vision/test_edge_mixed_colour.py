@@ -57,6 +57,23 @@ def test_a_piece_on_a_cloth_of_its_ground_s_colour_fits_its_own_face_best():
     assert mixed[1] < mixed[0] and mixed[1] < 0.05
 
 
+def test_a_piece_cut_too_large_fits_its_face_laid_smaller_in_the_cloth():
+    # a yellow frame on a green cloth, cut 2 px too large each way (of 40): the cloth
+    # shows inside the cut's own edge, and fitted alone the frame reads green
+    yellow, green, cloth = (40, 200, 230), (60, 160, 40), (50, 140, 30)
+    faces = np.stack([_framed_face(yellow), _framed_face(green)])
+    margin = beyond_margin(40)
+    small = cv2.resize(faces[0], (36, 36), interpolation=cv2.INTER_AREA)
+    laid = cv2.copyMakeBorder(small, *(2 + margin,) * 4, cv2.BORDER_CONSTANT, value=cloth)
+    wide = cv2.GaussianBlur(laid.astype(np.float32), (0, 0), 1.0)
+    patch = wide[margin:-margin, margin:-margin]
+    mask = patch_mask(40, False, 0.0)
+    alone = fit_residuals(patch, faces.astype(np.float32), np.ones(3), mask)
+    mixed = edge_mixed_residuals(patch, wide, faces, np.ones(3), mask)
+    assert alone[1] < alone[0]
+    assert mixed[0] < mixed[1]
+
+
 @pytest.fixture(scope="module")
 def stamp(tmp_path_factory) -> Recogniser:
     folder = tmp_path_factory.mktemp("sets") / "stamp"
