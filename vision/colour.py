@@ -352,6 +352,11 @@ _MEMORY = _Memory()
 BEYOND_MARGIN = 0.125
 
 
+#: Pieces read at once by :func:`edge_mixed_residuals_many` (as an image's channels: OpenCV
+#: blurs up to 512).
+_EDGE_BATCH = 128
+
+
 def beyond_margin(patch_px: int) -> int:
     """The pixels cut beyond each edge of a ``patch_px`` patch (:data:`BEYOND_MARGIN`)."""
     return round(BEYOND_MARGIN * patch_px)
@@ -459,23 +464,49 @@ def edge_mixed_residuals(
     edge) are those under which the best face fits best: the photo's own. Learnt once per
     group of faces (kept with the faces).
     """
-    size = patch.shape[0]
+    return edge_mixed_residuals_many(patch[None], beyond[None], templates, gains, mask)[0]
+
+
+def edge_mixed_residuals_many(
+    patches: np.ndarray,
+    beyond: np.ndarray,
+    templates: np.ndarray,
+    gains: np.ndarray,
+    mask: np.ndarray,
+) -> np.ndarray:
+    """:func:`edge_mixed_residuals` for N pieces of one group at once (N×P×P×3 patches,
+    N×W×W×3 wider cuts): N×M."""
+    count, size = len(patches), patches.shape[1]
     padded = _MEMORY.learn_padded(templates, mask)
-    x = patch.astype(np.float64)[mask]  # d×3
-    xc = x - x.mean()
-    energy = max(float((xc * xc).sum()), 1e-6)
-    wide = beyond.astype(np.float32)
+    x = patches.astype(np.float64)[:, mask]  # N×d×3
+    xc = x - x.mean(axis=(1, 2), keepdims=True)
+    energy = np.maximum((xc * xc).sum(axis=(1, 2)), 1e-6)[:, None, None]
+    # the pieces side by side as channels of one image: one blur a variant for all
+    wide = np.ascontiguousarray(beyond.astype(np.float32).transpose(1, 2, 0, 3))
+    wide = wide.reshape(*wide.shape[:2], -1)
     variants = _edge_variants(size)
     # the photo's blur first, with the face filling the patch; then the face smaller
     # at that blur
     sharp = [v for v, (_, zoom) in enumerate(variants) if zoom == 1.0]
-    first = _variant_shares(x, wide, padded, gains, mask, sharp) / energy
-    blur = variants[sharp[int(np.argmin(first.min(axis=1)))]][0]
-    smaller = [v for v, (b, zoom) in enumerate(variants) if b == blur and zoom < 1.0]
-    shares = np.concatenate(
-        [first, _variant_shares(x, wide, padded, gains, mask, smaller) / energy]
-    )
-    return shares[int(np.argmin(shares.min(axis=1)))]
+    shares = _variant_shares(x, wide, padded, gains, mask, sharp) / energy  # N×V×M
+    blurs = np.array(sharp)[shares.min(axis=2).argmin(axis=1)]
+    best = shares[np.arange(count), shares.min(axis=2).argmin(axis=1)]  # N×M
+    for first in sorted(set(blurs.tolist())):
+        pieces = np.flatnonzero(blurs == first)
+        blur = variants[first][0]
+        smaller = [v for v, (b, zoom) in enumerate(variants) if b == blur and zoom < 1.0]
+        if not smaller:
+            continue
+        channels = (pieces[:, None] * 3 + np.arange(3)).ravel()
+        more = (
+            _variant_shares(
+                x[pieces], np.ascontiguousarray(wide[..., channels]), padded, gains, mask, smaller
+            )
+            / energy[pieces]
+        )
+        both = np.concatenate([best[pieces, None], more], axis=1)  # n×(1+V)×M
+        best[pieces] = both[np.arange(len(pieces)), both.min(axis=2).argmin(axis=1)]
+    return best
 
 
 def _variant_shares(
@@ -486,32 +517,33 @@ def _variant_shares(
     mask: np.ndarray,
     chosen: list[int],
 ) -> np.ndarray:
-    """V×M: each face's unexplained sum of squares under each of the ``chosen`` variants
-    (:func:`_edge_variants`) of :func:`edge_mixed_residuals`, ``x`` the patch on the mask
-    (d×3) and ``wide`` the piece cut wider."""
-    if not chosen:
-        return np.zeros((0, padded.square.shape[1]))
+    """N×V×M: each face's unexplained sum of squares under each of the ``chosen``
+    variants (:func:`_edge_variants`) of :func:`edge_mixed_residuals`, ``x`` the pieces on
+    the mask (N×d×3) and ``wide`` their wider cuts as one W×W×3N image."""
+    count = len(x)
     variants = _edge_variants(mask.shape[0])
     outside = np.stack(
         [
-            cv2.GaussianBlur(wide * padded.beyond[v], (0, 0), variants[v][0]).reshape(-1, 3)[
+            cv2.GaussianBlur(wide * padded.beyond[v], (0, 0), variants[v][0]).reshape(-1, count, 3)[
                 padded.taken
             ]
             for v in chosen
-        ]
-    )
-    t = x[None] - outside  # V×d×3: what the face (and the offset) must explain
+        ],
+        axis=1,
+    )  # d×V×N×3
+    t = x.transpose(1, 0, 2)[:, None] - outside  # d×V×N×3: what face and offset explain
+    t = np.ascontiguousarray(t.transpose(2, 1, 3, 0))  # N×V×3×d
     # the least squares of t on a * gains * face + offset * inside, per variant and face;
     # per channel: the faces (V×3×M×d) times t's channel
     faces = padded.by_channel[chosen]
-    cross = np.matmul(faces, t.astype(np.float32).transpose(0, 2, 1)[:, :, :, None])
-    sut = cross[..., 0].transpose(0, 2, 1) @ gains  # V×M
-    suu = padded.square[chosen] @ (gains * gains)
-    suv = padded.linear[chosen] @ gains
+    cross = np.matmul(faces[None], t.astype(np.float32)[..., None])[..., 0]  # N×V×3×M
+    sut = np.einsum("nvcm,c->nvm", cross, gains)
+    suu = (padded.square[chosen] @ (gains * gains))[None]  # 1×V×M
+    suv = (padded.linear[chosen] @ gains)[None]
     v = padded.inside[chosen]  # V×d
-    svv = 3 * (v * v).sum(axis=1)[:, None]
-    svt = np.einsum("vd,vdc->v", v, t)[:, None]
-    stt = (t * t).sum(axis=(1, 2))[:, None]
+    svv = 3 * (v * v).sum(axis=1)[None, :, None]
+    svt = np.einsum("vd,nvcd->nv", v, t)[..., None]
+    stt = (t * t).sum(axis=(2, 3))[..., None]
     det = np.maximum(suu * svv - suv * suv, 1e-9)
     a = np.maximum((sut * svv - svt * suv) / det, 0.0)
     off = (svt - a * suv) / np.maximum(svv, 1e-9)
@@ -849,11 +881,20 @@ class FrameColours:
             self._search(int(index), table)
             if beyond is not None:  # cut again: what lay beyond it is no longer known
                 beyond[int(index)] = None
+        by_faces: dict[int, list[int]] = {}
         for index, around in enumerate(beyond or []):
             if around is not None:
-                k = len(member_templates[index])
-                self.residuals[index, :k] = edge_mixed_residuals(
-                    self.patches[index], around, member_templates[index], self.gains, mask
+                by_faces.setdefault(id(member_templates[index]), []).append(index)
+        for pieces in by_faces.values():
+            templates = member_templates[pieces[0]]
+            for start in range(0, len(pieces), _EDGE_BATCH):
+                some = pieces[start : start + _EDGE_BATCH]
+                self.residuals[some, : len(templates)] = edge_mixed_residuals_many(
+                    np.stack([self.patches[i] for i in some]),
+                    np.stack([beyond[i] for i in some]),
+                    templates,
+                    self.gains,
+                    mask,
                 )
 
     def _search(self, index: int, table: FitTable) -> None:
