@@ -300,6 +300,7 @@ class _Memory:
     def __init__(self, limit: int = 32) -> None:
         self.faces: OrderedDict[tuple, _Faces] = OrderedDict()
         self.pairs: OrderedDict[tuple, _Pair] = OrderedDict()
+        self.padded: OrderedDict[tuple, _Padded] = OrderedDict()
         self.limit = limit
         self.lock = threading.Lock()
 
@@ -324,6 +325,11 @@ class _Memory:
             16 * self.limit,  # a pair holds some 200 kB
         )
 
+    def learn_padded(self, templates: np.ndarray, mask: np.ndarray) -> _Padded:
+        """A group's faces laid on black and blurred (:func:`edge_mixed_residuals`)."""
+        key = self.key(templates, hash(np.packbits(mask).tobytes()))
+        return self._keep(self.padded, key, lambda: _learn_padded(templates, mask), self.limit)
+
     def _keep(self, store: OrderedDict, key: tuple, make, limit: int):
         with self.lock:  # a server may read several cameras' frames at once
             found = store.get(key)
@@ -337,6 +343,212 @@ class _Memory:
 
 
 _MEMORY = _Memory()
+
+
+# -- a face's edge mixed with what lies beyond it --------------------------------------------
+
+#: How far beyond a piece's edge (a share of its patch's side, each way) the frame is cut to
+#: see what lies there (:func:`edge_mixed_residuals`): a blur of 2.5 px of 40 reaches 5 px.
+BEYOND_MARGIN = 0.125
+
+
+#: Pieces read at once by :func:`edge_mixed_residuals_many` (as an image's channels: OpenCV
+#: blurs up to 512).
+_EDGE_BATCH = 128
+
+
+def beyond_margin(patch_px: int) -> int:
+    """The pixels cut beyond each edge of a ``patch_px`` patch (:data:`BEYOND_MARGIN`)."""
+    return round(BEYOND_MARGIN * patch_px)
+
+
+@dataclass(frozen=True, eq=False)
+class _Padded:
+    """A group's faces laid on black beyond their edge and blurred by each of
+    :data:`FACE_BLURS`, on the mask; and how much of each pixel the face itself gives."""
+
+    by_channel: np.ndarray  # B×3×M×d float32: the faces, channel by channel
+    inside: np.ndarray  # B×d float64: the blurred indicator of the face (1 inside, 0 beyond)
+    margin: int
+    square: np.ndarray  # B×M×3: each channel of each blurred face times itself
+    linear: np.ndarray  # B×M×3: ...and times ``inside``
+    beyond: np.ndarray  # B×W×W×1 float32: where it does not (1 - the face's share)
+    taken: np.ndarray  # d: the mask's pixels as flat indices into the wide cut
+
+
+#: The share of a piece's patch its face may fill (:func:`edge_mixed_residuals`): a cut
+#: a pixel or two too large each way (of 40) shows the table inside its own edge.
+EDGE_ZOOMS = (1.0, 0.95, 0.9)
+
+
+def _edge_variants(size: int) -> list[tuple[float, float]]:
+    """Each (blur in pixels, zoom) a face is fitted at, blur by blur."""
+    return [(blur * size / 40, zoom) for blur in FACE_BLURS for zoom in EDGE_ZOOMS]
+
+
+@functools.lru_cache(maxsize=16)
+def _laid(size: int, margin: int, zoom: float) -> np.ndarray:
+    """Where a face filling ``zoom`` of a ``size`` patch lies in the cut ``margin`` wider
+    (2×3 affine matrix from the face's pixels to the wide cut's)."""
+    wide = size + 2 * margin
+    shift = (wide - 1) / 2 - zoom * (size - 1) / 2
+    return locked(np.float32([[zoom, 0, shift], [0, zoom, shift]]))
+
+
+def _lay(image: np.ndarray, size: int, margin: int, zoom: float) -> np.ndarray:
+    """``image`` (a face, or its indicator) laid at ``zoom`` on black in the wide cut."""
+    wide = size + 2 * margin
+    return cv2.warpAffine(
+        image,
+        _laid(size, margin, zoom),
+        (wide, wide),
+        flags=cv2.INTER_AREA if zoom < 1 else cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
+
+
+def _learn_padded(templates: np.ndarray, mask: np.ndarray) -> _Padded:
+    size = templates.shape[1]
+    margin = beyond_margin(size)
+    inner = slice(margin, margin + size)
+    ones = np.ones((size, size), np.float32)
+    faces, inside, laid = [], [], []
+    for blur, zoom in _edge_variants(size):
+        where = _lay(ones, size, margin, zoom)
+        laid.append(where)
+        inside.append(cv2.GaussianBlur(where, (0, 0), blur)[inner, inner][mask])
+        blurred = [
+            cv2.GaussianBlur(_lay(face, size, margin, zoom), (0, 0), blur)[inner, inner]
+            for face in templates.astype(np.float32)
+        ]
+        faces.append(np.stack(blurred)[:, mask])
+    stacked = np.asarray(faces, np.float64)
+    inside_ = np.asarray(inside, np.float64)
+    return _Padded(
+        locked(np.ascontiguousarray(stacked.transpose(0, 3, 1, 2), np.float32)),
+        locked(inside_),
+        margin,
+        locked((stacked * stacked).sum(axis=2)),
+        locked(np.einsum("bmdc,bd->bmc", stacked, inside_)),
+        locked((1.0 - np.stack(laid))[..., None].astype(np.float32)),
+        locked(_wide_indices(mask, margin)),
+    )
+
+
+def _wide_indices(mask: np.ndarray, margin: int) -> np.ndarray:
+    """The pixels of ``mask`` as flat indices into a cut ``margin`` wider each way."""
+    rows, cols = np.nonzero(mask)
+    return (rows + margin) * (mask.shape[1] + 2 * margin) + cols + margin
+
+
+def edge_mixed_residuals(
+    patch: np.ndarray,
+    beyond: np.ndarray,
+    templates: np.ndarray,
+    gains: np.ndarray,
+    mask: np.ndarray,
+) -> np.ndarray:
+    """How badly each face explains a piece whose edge pixels mix the face with what lies
+    beyond it (M shares of the patch's variance on ``mask``, as :func:`fit_residuals`).
+
+    A photo's pixel at a piece's edge is a blur of the face and of the table (or the next
+    piece) beside it. Where a set carries its colour at the edge (a thin coloured frame),
+    those pixels are much of what tells its colours apart, and the mix misleads: a blue
+    frame on a red cloth reads purple, a red one on a cream cloth yellow. So each face is
+    laid on what the frame shows beyond the piece (``beyond``: the piece cut
+    :data:`BEYOND_MARGIN` wider each way, upright like ``patch``), blurred as the photo
+    is, and fitted as ``a * gains * face + b`` where the face lies, the surroundings as
+    they are. The blur (one of :data:`FACE_BLURS`) and the share of the patch the face
+    fills (:data:`EDGE_ZOOMS`: a cut a little too large shows the table inside its own
+    edge) are those under which the best face fits best: the photo's own. Learnt once per
+    group of faces (kept with the faces).
+    """
+    return edge_mixed_residuals_many(patch[None], beyond[None], templates, gains, mask)[0]
+
+
+def edge_mixed_residuals_many(
+    patches: np.ndarray,
+    beyond: np.ndarray,
+    templates: np.ndarray,
+    gains: np.ndarray,
+    mask: np.ndarray,
+) -> np.ndarray:
+    """:func:`edge_mixed_residuals` for N pieces of one group at once (N×P×P×3 patches,
+    N×W×W×3 wider cuts): N×M."""
+    count, size = len(patches), patches.shape[1]
+    padded = _MEMORY.learn_padded(templates, mask)
+    x = patches.astype(np.float64)[:, mask]  # N×d×3
+    xc = x - x.mean(axis=(1, 2), keepdims=True)
+    energy = np.maximum((xc * xc).sum(axis=(1, 2)), 1e-6)[:, None, None]
+    # the pieces side by side as channels of one image: one blur a variant for all
+    wide = np.ascontiguousarray(beyond.astype(np.float32).transpose(1, 2, 0, 3))
+    wide = wide.reshape(*wide.shape[:2], -1)
+    variants = _edge_variants(size)
+    # the photo's blur first, with the face filling the patch; then the face smaller
+    # at that blur
+    sharp = [v for v, (_, zoom) in enumerate(variants) if zoom == 1.0]
+    shares = _variant_shares(x, wide, padded, gains, mask, sharp) / energy  # N×V×M
+    blurs = np.array(sharp)[shares.min(axis=2).argmin(axis=1)]
+    best = shares[np.arange(count), shares.min(axis=2).argmin(axis=1)]  # N×M
+    for first in sorted(set(blurs.tolist())):
+        pieces = np.flatnonzero(blurs == first)
+        blur = variants[first][0]
+        smaller = [v for v, (b, zoom) in enumerate(variants) if b == blur and zoom < 1.0]
+        if not smaller:
+            continue
+        channels = (pieces[:, None] * 3 + np.arange(3)).ravel()
+        more = (
+            _variant_shares(
+                x[pieces], np.ascontiguousarray(wide[..., channels]), padded, gains, mask, smaller
+            )
+            / energy[pieces]
+        )
+        both = np.concatenate([best[pieces, None], more], axis=1)  # n×(1+V)×M
+        best[pieces] = both[np.arange(len(pieces)), both.min(axis=2).argmin(axis=1)]
+    return best
+
+
+def _variant_shares(
+    x: np.ndarray,
+    wide: np.ndarray,
+    padded: _Padded,
+    gains: np.ndarray,
+    mask: np.ndarray,
+    chosen: list[int],
+) -> np.ndarray:
+    """N×V×M: each face's unexplained sum of squares under each of the ``chosen``
+    variants (:func:`_edge_variants`) of :func:`edge_mixed_residuals`, ``x`` the pieces on
+    the mask (N×d×3) and ``wide`` their wider cuts as one W×W×3N image."""
+    count = len(x)
+    variants = _edge_variants(mask.shape[0])
+    outside = np.stack(
+        [
+            cv2.GaussianBlur(wide * padded.beyond[v], (0, 0), variants[v][0]).reshape(-1, count, 3)[
+                padded.taken
+            ]
+            for v in chosen
+        ],
+        axis=1,
+    )  # d×V×N×3
+    t = x.transpose(1, 0, 2)[:, None] - outside  # d×V×N×3: what face and offset explain
+    t = np.ascontiguousarray(t.transpose(2, 1, 3, 0))  # N×V×3×d
+    # the least squares of t on a * gains * face + offset * inside, per variant and face;
+    # per channel: the faces (V×3×M×d) times t's channel
+    faces = padded.by_channel[chosen]
+    cross = np.matmul(faces[None], t.astype(np.float32)[..., None])[..., 0]  # N×V×3×M
+    sut = np.einsum("nvcm,c->nvm", cross, gains)
+    suu = (padded.square[chosen] @ (gains * gains))[None]  # 1×V×M
+    suv = (padded.linear[chosen] @ gains)[None]
+    v = padded.inside[chosen]  # V×d
+    svv = 3 * (v * v).sum(axis=1)[None, :, None]
+    svt = np.einsum("vd,nvcd->nv", v, t)[..., None]
+    stt = (t * t).sum(axis=(2, 3))[..., None]
+    det = np.maximum(suu * svv - suv * suv, 1e-9)
+    a = np.maximum((sut * svv - svt * suv) / det, 0.0)
+    off = (svt - a * suv) / np.maximum(svv, 1e-9)
+    left = stt - 2 * a * sut - 2 * off * svt + a * a * suu + 2 * a * off * suv + off * off * svv
+    return np.maximum(left, 0.0)
 
 
 # -- fits ----------------------------------------------------------------------------------
@@ -635,7 +847,12 @@ class FrameColours:
         kelvins: tuple[float, ...] = (),
         weights: np.ndarray | None = None,
         gains: np.ndarray | None = None,
+        beyond: list[np.ndarray | None] | None = None,
     ) -> None:
+        """``beyond`` (optional): each piece cut :data:`BEYOND_MARGIN` wider, upright like
+        its patch (None: not known); where given, the piece's faces are fitted with its
+        edge mixed with what lies there (:func:`edge_mixed_residuals`)."""
+        beyond = None if beyond is None else list(beyond)
         self.mask = mask
         mask_key = hash(np.packbits(mask).tobytes())
         keys_by_array: dict[int, tuple] = {}
@@ -662,6 +879,23 @@ class FrameColours:
         self.patches = list(patches)
         for index in np.flatnonzero(self.residuals.min(axis=1) > POOR_FIT):
             self._search(int(index), table)
+            if beyond is not None:  # cut again: what lay beyond it is no longer known
+                beyond[int(index)] = None
+        by_faces: dict[int, list[int]] = {}
+        for index, around in enumerate(beyond or []):
+            if around is not None:
+                by_faces.setdefault(id(member_templates[index]), []).append(index)
+        for pieces in by_faces.values():
+            templates = member_templates[pieces[0]]
+            for start in range(0, len(pieces), _EDGE_BATCH):
+                some = pieces[start : start + _EDGE_BATCH]
+                self.residuals[some, : len(templates)] = edge_mixed_residuals_many(
+                    np.stack([self.patches[i] for i in some]),
+                    np.stack([beyond[i] for i in some]),
+                    templates,
+                    self.gains,
+                    mask,
+                )
 
     def _search(self, index: int, table: FitTable) -> None:
         """Re-cut a poorly fitting piece at the zoom and shift where its faces fit best."""

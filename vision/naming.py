@@ -17,6 +17,7 @@ from companion.bitenight.tiles import Tile
 from vision.colour import (
     POOR_FIT,
     FrameColours,
+    beyond_margin,
     chroma_faces,
     colour_mask,
     kelvin_gains,
@@ -26,7 +27,7 @@ from vision.config import VisionConfig
 from vision.model import AppearanceModel, band_pass, structure_vectors
 from vision.outlines import face_ground_reach
 from vision.pieces import Scored
-from vision.rectify import patch_mask
+from vision.rectify import Pyramid, patch_mask
 from vision.results import RejectedCandidate, TileDetection, TokenDetection
 from vision.scoring import CLEAR_LEAD, Scoring
 from vision.token_rows import as_the_rules_allow
@@ -102,14 +103,25 @@ class Naming:
             else 0.0
             for round_, mask in self.colour_masks.items()
         }
+        #: Whether a shape's colour mask reaches nearer its edge than the standard one: the
+        #: set carries its colour at the edge, where a photo mixes it with what lies beyond
+        #: (see :func:`vision.colour.edge_mixed_residuals`). Learnt from the tile set.
+        self.edge_coloured = {
+            round_: not np.array_equal(mask, patch_mask(config.patch_px, round_))
+            for round_, mask in self.colour_masks.items()
+        }
 
     def colour(
-        self, chosen: list[Scored], scoring: Scoring
+        self,
+        chosen: list[Scored],
+        scoring: Scoring,
+        beyond: list[np.ndarray | None] | None = None,
     ) -> tuple[list[TileDetection], list[TokenDetection], list[RejectedCandidate], np.ndarray]:
         """The chosen pieces named under the frame's light: its tiles and tokens, the
         pieces read too unsurely to report (as rejected), and the light's gains. How
         clearly each piece's kind leads the next (``scoring``'s lead) goes into its
-        confidence."""
+        confidence. ``beyond`` (optional, one per piece): each piece cut wider as cut
+        (see :meth:`wider_cuts`), for the sets whose colour lies at the edge."""
         model = self.model
         tiles: list[TileDetection] = []
         unsure: list[RejectedCandidate] = []
@@ -127,8 +139,19 @@ class Naming:
             patches = [upright(chosen[i].patch, chosen[i].turn) for i in subset]
             members = [self.member_faces[chosen[i].group] for i in subset]
             weights = np.array([max(chosen[i].score, 0.05) for i in subset])
+            around = None
+            if beyond is not None and self.edge_coloured[round_]:
+                around = [
+                    None if beyond[i] is None else upright(beyond[i], chosen[i].turn)
+                    for i in subset
+                ]
             frame = FrameColours(
-                patches, members, masks[round_], self.config.illuminant_kelvins, weights
+                patches,
+                members,
+                masks[round_],
+                self.config.illuminant_kelvins,
+                weights,
+                beyond=around,
             )
             gains = frame.gains
             where = {i: (frame, k) for k, i in enumerate(subset)}
@@ -196,6 +219,26 @@ class Naming:
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, unsure, gains
+
+    def wider_cuts(self, chosen: list[Scored], pyramid: Pyramid) -> list[np.ndarray | None] | None:
+        """Each piece of a shape whose colour lies at the edge (:attr:`edge_coloured`) cut
+        :data:`vision.colour.BEYOND_MARGIN` wider each way (None for the others), for
+        :meth:`colour`; None where no piece needs it."""
+        wanted = [i for i, s in enumerate(chosen) if self.edge_coloured[s.candidate.round]]
+        if not wanted:
+            return None
+        size = self.config.patch_px
+        wide = size + 2 * beyond_margin(size)
+        quads = []
+        for i in wanted:
+            quad = np.asarray(chosen[i].candidate.quad, np.float64)
+            centre = quad.mean(axis=0)
+            quads.append((centre + (quad - centre) * wide / size).astype(np.float32))
+        cuts = pyramid.rectify_many(quads, wide)
+        out: list[np.ndarray | None] = [None] * len(chosen)
+        for k, i in enumerate(wanted):
+            out[i] = cuts[k]
+        return out
 
     def settle_duplicates(
         self,

@@ -161,7 +161,8 @@ class Recogniser:
         chosen = doubts.turned_by_colour(
             scoring, pyramid, chosen, self.naming.turn_chroma, self.naming.colour_masks[False]
         )
-        tiles, tokens, unsure, gains = self.naming.colour(chosen, scoring)
+        beyond = self.naming.wider_cuts(chosen, pyramid)
+        tiles, tokens, unsure, gains = self.naming.colour(chosen, scoring, beyond)
         lap("colour")
         return FrameResult(
             width=width,

@@ -53,14 +53,14 @@ def test_a_square_bulb_read_a_quarter_off_still_shows_its_heart_and_a_plain_one_
     naming = stamp.naming
     read_as_is = naming.colour
 
-    def quarter_off(chosen, scoring):
+    def quarter_off(chosen, scoring, *beyond):
         turned = [
             replace(s, match=replace(s.match, turn=(s.turn + 90.0) % 360))
             if s.group == garlic
             else s
             for s in chosen
         ]
-        return read_as_is(turned, scoring)
+        return read_as_is(turned, scoring, *beyond)
 
     naming.colour = quarter_off
     try:

@@ -1,0 +1,96 @@
+"""A set whose colour lies in a thin frame at the faces' edge: each face fitted with its
+edge mixed with what lies beyond the piece (vision.colour.edge_mixed_residuals, used by
+vision.naming for the shapes whose colour mask reaches the edge)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.colour import beyond_margin, edge_mixed_residuals, fit_residuals
+from vision.evaluate import evaluation_photo, score_photo
+from vision.recogniser import Recogniser
+from vision.rectify import patch_mask
+from vision.synth.check_styles import check_set
+from vision.tileset import load_tileset, save_tileset
+
+BLUE, PURPLE, RED_CLOTH = (190, 90, 30), (150, 50, 120), (40, 40, 200)  # BGR
+
+
+def _framed_face(frame: tuple[int, int, int], size: int = 40, width: int = 2) -> np.ndarray:
+    face = np.full((size, size, 3), 240, np.uint8)
+    face[:width], face[-width:], face[:, :width], face[:, -width:] = (frame,) * 4
+    cv2.rectangle(face, (14, 12), (25, 28), (20, 20, 20), -1)  # a black figure
+    return face
+
+
+def _on_cloth(face: np.ndarray, cloth: tuple[int, int, int], blur: float) -> np.ndarray:
+    """The face laid on a cloth and blurred as a photo is: the piece cut wider by the
+    margin the colour stage cuts beyond it."""
+    margin = beyond_margin(len(face))
+    wide = cv2.copyMakeBorder(face, *(margin,) * 4, cv2.BORDER_CONSTANT, value=cloth)
+    return cv2.GaussianBlur(wide.astype(np.float32), (0, 0), blur)
+
+
+def test_a_thin_blue_frame_blurred_into_a_red_cloth_reads_blue_not_purple():
+    faces = np.stack([_framed_face(BLUE), _framed_face(PURPLE)])
+    wide = _on_cloth(faces[0], RED_CLOTH, 1.5)
+    margin = beyond_margin(40)
+    patch = wide[margin:-margin, margin:-margin]
+    mask = patch_mask(40, False, 0.0)
+    # fitted alone, the mixed edge pulls the blue frame towards the cloth's red
+    alone = fit_residuals(patch, faces.astype(np.float32), np.ones(3), mask)
+    mixed = edge_mixed_residuals(patch, wide, faces, np.ones(3), mask)
+    assert alone[1] < alone[0]
+    assert mixed[0] < mixed[1]
+
+
+def test_a_piece_on_a_cloth_of_its_ground_s_colour_fits_its_own_face_best():
+    # nothing beyond the piece to mislead: each face fits as the plain fit says
+    faces = np.stack([_framed_face(BLUE), _framed_face(PURPLE)])
+    wide = _on_cloth(faces[1], (240, 240, 240), 1.0)
+    margin = beyond_margin(40)
+    mixed = edge_mixed_residuals(
+        wide[margin:-margin, margin:-margin], wide, faces, np.ones(3), patch_mask(40, False, 0.0)
+    )
+    assert mixed[1] < mixed[0] and mixed[1] < 0.05
+
+
+def test_a_piece_cut_too_large_fits_its_face_laid_smaller_in_the_cloth():
+    # a yellow frame on a green cloth, cut 2 px too large each way (of 40): the cloth
+    # shows inside the cut's own edge, and fitted alone the frame reads green
+    yellow, green, cloth = (40, 200, 230), (60, 160, 40), (50, 140, 30)
+    faces = np.stack([_framed_face(yellow), _framed_face(green)])
+    margin = beyond_margin(40)
+    small = cv2.resize(faces[0], (36, 36), interpolation=cv2.INTER_AREA)
+    laid = cv2.copyMakeBorder(small, *(2 + margin,) * 4, cv2.BORDER_CONSTANT, value=cloth)
+    wide = cv2.GaussianBlur(laid.astype(np.float32), (0, 0), 1.0)
+    patch = wide[margin:-margin, margin:-margin]
+    mask = patch_mask(40, False, 0.0)
+    alone = fit_residuals(patch, faces.astype(np.float32), np.ones(3), mask)
+    mixed = edge_mixed_residuals(patch, wide, faces, np.ones(3), mask)
+    assert alone[1] < alone[0]
+    assert mixed[0] < mixed[1]
+
+
+@pytest.fixture(scope="module")
+def stamp(tmp_path_factory) -> Recogniser:
+    folder = tmp_path_factory.mktemp("sets") / "stamp"
+    save_tileset(check_set("stamp"), folder)
+    return Recogniser(load_tileset(folder))
+
+
+def test_only_shapes_whose_colour_lies_at_the_edge_mix_it_with_the_table(stamp, square_set):
+    # learnt from the tile set: stamp's colour is a thin frame round white paper
+    assert stamp.naming.edge_coloured == {False: True, True: True}
+    assert Recogniser(square_set).naming.edge_coloured == {False: False, True: False}
+
+
+def test_thin_blue_frames_on_a_red_gingham_under_a_warm_lamp_read_blue(stamp):
+    # hard level, seed 7's fourth photo of the check style with thin colour frames, on
+    # a red gingham under a 3400 K lamp: the 32 px tiles' frames, 2 px wide, blur into the
+    # cloth; fitted alone, four blue tiles read purple and a red one yellow (10 of 15)
+    photo = evaluation_photo(stamp.tileset, 7, 2, 3)
+    score = score_photo(photo, stamp.detect(photo.image), 2, 3)
+    assert score.tiles_right == score.tiles == 15
