@@ -13,13 +13,17 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 import numpy as np
 
 from vision.recogniser import Recogniser
 from vision.results import FrameResult
-from vision.synth.scene import SyntheticPhoto, render_photo
+from vision.synth.scene import SyntheticPhoto, TruthTile, TruthToken, render_photo
 from vision.tileset import TileSet
+
+#: A true piece of a rendered photo, matched to a detection by :func:`matched`.
+T = TypeVar("T", TruthTile, TruthToken)
 
 LEVEL_NAMES = ("easy", "medium", "hard")
 #: A piece counts in the truth when at least this share of it is in view.
@@ -89,13 +93,8 @@ def score_photo(photo: SyntheticPhoto, result: FrameResult, level: int, index: i
     tiles = [t for t in photo.tiles if t.visible >= VISIBLE_MIN]
     tokens = [t for t in photo.tokens if t.visible >= VISIBLE_MIN]
     score = PhotoScore(level=level, index=index, tiles=len(tiles), tokens=len(tokens))
-    reach = 0.4 * max(photo.tile_px, 1.0)
-    claimed: set[int] = set()
-    for truth in photo.tiles:
-        j = _nearest(truth.center, [d.center for d in result.tiles], claimed, reach)
-        if j is None:
-            continue
-        claimed.add(j)
+    pairs = matched_tiles(photo, result)
+    for truth, j in pairs:
         if truth.visible < VISIBLE_MIN:
             continue
         score.found += 1
@@ -104,19 +103,15 @@ def score_photo(photo: SyntheticPhoto, result: FrameResult, level: int, index: i
         score.colour_right += found.colour == truth.tile.colour
         score.motif_right += found.motif == truth.tile.motif
         score.heart_right += found.heart == truth.tile.heart
-    score.false_positives = len(result.tiles) - len(claimed)
-    claimed = set()
-    for truth in photo.tokens:
-        token_reach = 0.5 * max(photo.token_px, 1.0)
-        j = _nearest(truth.center, [d.center for d in result.tokens], claimed, token_reach)
-        if j is None:
-            continue
-        claimed.add(j)
+    score.false_positives = len(result.tiles) - len(pairs)
+    token_reach = 0.5 * max(photo.token_px, 1.0)
+    pairs = matched(photo.tokens, [d.center for d in result.tokens], token_reach)
+    for truth, j in pairs:
         if truth.visible < VISIBLE_MIN:
             continue
         found = result.tokens[j]
         score.tokens_right += found.face_up == truth.face_up and found.colour == truth.colour
-    score.token_false_positives = len(result.tokens) - len(claimed)
+    score.token_false_positives = len(result.tokens) - len(pairs)
     return score
 
 
@@ -180,6 +175,28 @@ def evaluate(
             report.photos.append(score)
         reports.append(report)
     return reports
+
+
+def matched_tiles(photo: SyntheticPhoto, result: FrameResult) -> list[tuple[TruthTile, int]]:
+    """The photo's tiles, each with the index of the detected tile matched to it
+    (:func:`matched`, within 0.4 of a tile's side)."""
+    return matched(photo.tiles, [d.center for d in result.tiles], 0.4 * max(photo.tile_px, 1.0))
+
+
+def matched(
+    truths: list[T], centres: list[tuple[float, float]], reach: float
+) -> list[tuple[T, int]]:
+    """Each true piece with the index of the detection it is matched to: the nearest one
+    within ``reach`` not matched yet, the pieces taken in order. Pieces mostly hidden
+    are matched too (they claim what lies on them); callers leave them out of the count."""
+    claimed: set[int] = set()
+    pairs = []
+    for truth in truths:
+        j = _nearest(truth.center, centres, claimed, reach)
+        if j is not None:
+            claimed.add(j)
+            pairs.append((truth, j))
+    return pairs
 
 
 def _nearest(

@@ -85,11 +85,15 @@ def style_tileset(style: str, cache: Path) -> TileSet:
     return load_tileset(folder)
 
 
+def photo_path(cache: Path, label: str, index: int) -> Path:
+    """Where the ``index``-th photo of the set ``label`` is kept in ``cache``."""
+    return cache / "photos" / f"{label}-{index}.pkl"
+
+
 def cached_photos(photo_set: PhotoSet, tileset: TileSet, cache: Path) -> Iterator[SyntheticPhoto]:
-    folder = cache / "photos"
-    folder.mkdir(parents=True, exist_ok=True)
+    (cache / "photos").mkdir(parents=True, exist_ok=True)
     for index in range(photo_set.photos):
-        path = folder / f"{photo_set.label}-{index}.pkl"
+        path = photo_path(cache, photo_set.label, index)
         if path.exists():
             with path.open("rb") as f:
                 yield pickle.load(f)

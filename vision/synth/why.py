@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from companion.bitenight.tiles import Tile
-from vision.evaluate import VISIBLE_MIN, _nearest
+from vision.evaluate import VISIBLE_MIN, matched_tiles
 from vision.recogniser import Recogniser
 from vision.results import FrameResult
-from vision.synth.regression import reencoded, style_tileset
+from vision.synth.regression import photo_path, reencoded, style_tileset
 from vision.synth.scene import SyntheticPhoto
 
 FIELDS = ("colour", "motif", "heart")
@@ -46,14 +46,8 @@ class Misnamed:
 def misnamed(photo: SyntheticPhoto, result: FrameResult) -> list[Misnamed]:
     """The photo's tiles found but named wrong, matched to detections as
     :func:`vision.evaluate.score_photo` matches them."""
-    reach = 0.4 * max(photo.tile_px, 1.0)
-    claimed: set[int] = set()
     out = []
-    for truth in photo.tiles:
-        j = _nearest(truth.center, [d.center for d in result.tiles], claimed, reach)
-        if j is None:
-            continue
-        claimed.add(j)
+    for truth, j in matched_tiles(photo, result):
         found = result.tiles[j]
         if truth.visible >= VISIBLE_MIN and found.tile != truth.tile:
             out.append(Misnamed(truth.tile, found.tile, found.confidence))
@@ -114,7 +108,7 @@ def main(argv: list[str] | None = None) -> None:
         if style not in recognisers:
             recognisers[style] = Recogniser(style_tileset(style, args.cache))
         for index in indices:
-            with (args.cache / "photos" / f"{label}-{index}.pkl").open("rb") as f:
+            with photo_path(args.cache, label, index).open("rb") as f:
                 photo = pickle.load(f)
             image = reencoded(photo.image, args.reencode) if args.reencode else photo.image
             result = recognisers[style].detect(image)
