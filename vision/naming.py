@@ -26,7 +26,7 @@ from vision.colour import (
 from vision.config import VisionConfig
 from vision.model import AppearanceModel, band_pass, structure_vectors
 from vision.outlines import face_ground_reach
-from vision.pieces import Scored
+from vision.pieces import Scored, scaled_quad
 from vision.rectify import Pyramid, patch_mask
 from vision.results import RejectedCandidate, TileDetection, TokenDetection
 from vision.scoring import CLEAR_LEAD, Scoring
@@ -229,11 +229,10 @@ class Naming:
             return None
         size = self.config.patch_px
         wide = size + 2 * beyond_margin(size)
-        quads = []
-        for i in wanted:
-            quad = np.asarray(chosen[i].candidate.quad, np.float64)
-            centre = quad.mean(axis=0)
-            quads.append((centre + (quad - centre) * wide / size).astype(np.float32))
+        quads = [
+            scaled_quad(np.asarray(chosen[i].candidate.quad, np.float64), wide / size)
+            for i in wanted
+        ]
         cuts = pyramid.rectify_many(quads, wide)
         out: list[np.ndarray | None] = [None] * len(chosen)
         for k, i in enumerate(wanted):

@@ -112,6 +112,12 @@ def shaped_like(shapes: list[Candidate], centre: np.ndarray, side: float) -> np.
     return (shape + centre).astype(np.float32)
 
 
+def scaled_quad(quad: np.ndarray, factor: float) -> np.ndarray:
+    """The quad scaled by ``factor`` about its centre (float32)."""
+    centre = quad.mean(axis=0)
+    return ((quad - centre) * factor + centre).astype(np.float32)
+
+
 def displaced(chosen: list[Scored], found: list[Scored]) -> list[Scored]:
     """``found`` added to ``chosen``, each replacing the chosen pieces it covers that
     match worse (a figure taken for a token, a piece cut at the wrong size)."""

@@ -20,6 +20,7 @@ import numpy as np
 
 from vision.matching import StructureMatch, match_structure
 from vision.model import TemplateBank, structure_vectors
+from vision.pieces import scaled_quad
 from vision.rectify import Pyramid
 
 #: Sizes tried, as shares of the cut: the rim fit lies a pixel or two outside a
@@ -30,12 +31,6 @@ FINER_FACTORS = (0.985, 1.0, 1.015)
 #: Places tried, in steps of this share of the side (a pixel or so of a patch).
 SHIFT_STEP = 0.025
 SHIFTS = (-2, -1, 0, 1, 2)
-
-
-def scaled_quad(quad: np.ndarray, factor: float) -> np.ndarray:
-    """The quad scaled by ``factor`` about its centre."""
-    centre = quad.mean(axis=0)
-    return ((quad - centre) * factor + centre).astype(np.float32)
 
 
 def finest_token_sizes(

@@ -9,9 +9,10 @@ from tests.vision.drawn import ringed_tokens
 from vision.config import VisionConfig
 from vision.matching import match_structure
 from vision.model import build_model
+from vision.pieces import scaled_quad
 from vision.rectify import Pyramid
 from vision.synth.scene import paste
-from vision.token_scale import finest_token_sizes, scaled_quad
+from vision.token_scale import finest_token_sizes
 
 
 def test_a_ringed_back_cut_a_little_too_large_is_found_at_its_size():
