@@ -489,8 +489,9 @@ def edge_mixed_residuals_many(
     # at that blur
     sharp = [v for v, (_, zoom) in enumerate(variants) if zoom == 1.0]
     shares = _variant_shares(x, wide, padded, gains, mask, sharp) / energy  # N×V×M
-    blurs = np.array(sharp)[shares.min(axis=2).argmin(axis=1)]
-    best = shares[np.arange(count), shares.min(axis=2).argmin(axis=1)]  # N×M
+    fits_best = shares.min(axis=2).argmin(axis=1)  # each piece's variant
+    blurs = np.array(sharp)[fits_best]
+    best = shares[np.arange(count), fits_best]  # N×M
     for first in sorted(set(blurs.tolist())):
         pieces = np.flatnonzero(blurs == first)
         blur = variants[first][0]

@@ -33,15 +33,20 @@ def _on_cloth(face: np.ndarray, cloth: tuple[int, int, int], blur: float) -> np.
     return cv2.GaussianBlur(wide.astype(np.float32), (0, 0), blur)
 
 
-def test_a_thin_blue_frame_blurred_into_a_red_cloth_reads_blue_not_purple():
-    faces = np.stack([_framed_face(BLUE), _framed_face(PURPLE)])
-    wide = _on_cloth(faces[0], RED_CLOTH, 1.5)
+def _fitted(wide: np.ndarray, faces: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The faces' residuals on the piece inside ``wide`` fitted alone, and fitted with
+    its edge mixed with what lies beyond it (no lamp)."""
     margin = beyond_margin(40)
     patch = wide[margin:-margin, margin:-margin]
     mask = patch_mask(40, False, 0.0)
-    # fitted alone, the mixed edge pulls the blue frame towards the cloth's red
     alone = fit_residuals(patch, faces.astype(np.float32), np.ones(3), mask)
-    mixed = edge_mixed_residuals(patch, wide, faces, np.ones(3), mask)
+    return alone, edge_mixed_residuals(patch, wide, faces, np.ones(3), mask)
+
+
+def test_a_thin_blue_frame_blurred_into_a_red_cloth_reads_blue_not_purple():
+    faces = np.stack([_framed_face(BLUE), _framed_face(PURPLE)])
+    # fitted alone, the mixed edge pulls the blue frame towards the cloth's red
+    alone, mixed = _fitted(_on_cloth(faces[0], RED_CLOTH, 1.5), faces)
     assert alone[1] < alone[0]
     assert mixed[0] < mixed[1]
 
@@ -49,11 +54,7 @@ def test_a_thin_blue_frame_blurred_into_a_red_cloth_reads_blue_not_purple():
 def test_a_piece_on_a_cloth_of_its_ground_s_colour_fits_its_own_face_best():
     # nothing beyond the piece to mislead: each face fits as the plain fit says
     faces = np.stack([_framed_face(BLUE), _framed_face(PURPLE)])
-    wide = _on_cloth(faces[1], (240, 240, 240), 1.0)
-    margin = beyond_margin(40)
-    mixed = edge_mixed_residuals(
-        wide[margin:-margin, margin:-margin], wide, faces, np.ones(3), patch_mask(40, False, 0.0)
-    )
+    _, mixed = _fitted(_on_cloth(faces[1], (240, 240, 240), 1.0), faces)
     assert mixed[1] < mixed[0] and mixed[1] < 0.05
 
 
@@ -65,11 +66,7 @@ def test_a_piece_cut_too_large_fits_its_face_laid_smaller_in_the_cloth():
     margin = beyond_margin(40)
     small = cv2.resize(faces[0], (36, 36), interpolation=cv2.INTER_AREA)
     laid = cv2.copyMakeBorder(small, *(2 + margin,) * 4, cv2.BORDER_CONSTANT, value=cloth)
-    wide = cv2.GaussianBlur(laid.astype(np.float32), (0, 0), 1.0)
-    patch = wide[margin:-margin, margin:-margin]
-    mask = patch_mask(40, False, 0.0)
-    alone = fit_residuals(patch, faces.astype(np.float32), np.ones(3), mask)
-    mixed = edge_mixed_residuals(patch, wide, faces, np.ones(3), mask)
+    alone, mixed = _fitted(cv2.GaussianBlur(laid.astype(np.float32), (0, 0), 1.0), faces)
     assert alone[1] < alone[0]
     assert mixed[0] < mixed[1]
 
