@@ -27,6 +27,7 @@ from vision.candidates import Candidate, explained
 from vision.frame import Frame
 from vision.lattice import Lattice, fit_lattice
 from vision.pieces import Scored, SizeModel, grouped_by_split, split_value
+from vision.pixels import to_work
 from vision.scoring import Scoring
 
 #: Split number of a block's pieces cut again on a lattice of squares.
@@ -121,7 +122,7 @@ def _refitted(
     pieces = scoring.realigned(frame.pyramid, pieces)
     if max(s.score for s in pieces) < scoring.config.sure_tile_min:
         return []  # no piece reads clearly on the squares either: they explain nothing
-    work = [(s.candidate.quad + 0.5) / frame.scale - 0.5 for s in pieces]
+    work = [to_work(s.candidate.quad, frame.scale) for s in pieces]
     cover = explained(frame.blobs[blob], work, False)
     return [
         Scored(

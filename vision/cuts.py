@@ -30,6 +30,7 @@ from vision.candidates import (
 from vision.discs import circle_split, disc_around_part, disc_split, is_single_disc
 from vision.frame import Frame
 from vision.pieces import Scored, SizeModel, blob_centre, elongation, grouped_by_split, split_value
+from vision.pixels import to_frame
 from vision.rectify import Pyramid, quad_from_ellipse
 from vision.scoring import Scoring
 
@@ -270,7 +271,7 @@ def _side(quad: np.ndarray) -> float:
 def full(
     quad: np.ndarray, scale: float, round_: bool, blob: int, split: int, cover: float
 ) -> Candidate:
-    full = (quad.astype(np.float32) + 0.5) * scale - 0.5
+    full = to_frame(quad.astype(np.float32), scale)
     return Candidate(quad=full, round=round_, blob=blob, split=split, cover=cover)
 
 
@@ -279,5 +280,5 @@ def _full_all(
 ) -> list[Candidate]:
     """:func:`full` for every piece of one split, scaled in one array operation (the
     same float32 arithmetic; per piece, NumPy's call cost was most of it)."""
-    full = (np.stack(quads).astype(np.float32) + 0.5) * scale - 0.5
+    full = to_frame(np.stack(quads).astype(np.float32), scale)
     return [Candidate(quad=q, round=round_, blob=blob, split=split, cover=cover) for q in full]

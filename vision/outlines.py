@@ -16,6 +16,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.pixels import to_frame, to_work
+
 #: A piece's outline is compared with rings this much further in and out.
 RINGS = (1.0, 0.85, 1.2)
 #: A square's outline is looked for this far (in its sides) from a guess, in steps of
@@ -84,7 +86,7 @@ def _ring_steps(
     """The steps across a piece's outline at each of its points (see
     :func:`outline_steps`), on the outline and on each of :data:`RINGS`' further rings;
     None for a piece off the frame."""
-    work = (quad.astype(np.float64) + 0.5) / scale - 0.5
+    work = to_work(quad.astype(np.float64), scale)
     centre = work.mean(axis=0)
     # only the piece and a margin around its outer ring are looked at
     reach = np.abs(work - centre).max() * max(RINGS) + 6
@@ -158,7 +160,7 @@ def outline_ground(
     square then lies further inside its crop, clear of the crop's borders, where a crop
     of its own would have blurred and compared a few pixels against the border.
     """
-    work_centre = (np.asarray(centre, np.float64) + 0.5) / scale - 0.5
+    work_centre = to_work(np.asarray(centre, np.float64), scale)
     half = side / scale / 2
     reach = SEARCH_REACH * 2 * half
     radius = math.ceil(half * math.sqrt(2) + reach) + 3
@@ -206,7 +208,7 @@ def outlined_square(
     if ground is None:
         ground = outline_ground(grey, centre, side, scale, periods)
     gradient, (x0, y0) = ground
-    work_centre = (np.asarray(centre, np.float64) + 0.5) / scale - 0.5
+    work_centre = to_work(np.asarray(centre, np.float64), scale)
     half = side / scale / 2
     reach = SEARCH_REACH * 2 * half
     local = work_centre - (x0, y0)
@@ -226,7 +228,7 @@ def outlined_square(
     # three of its sides' halves on the tile's edges or its figure's
     score, angle, place = _best_square(gradient, places, turns, half, 12, ALL_ROUND_QUANTILE, by)
     quad = square_quad(place + np.array([x0, y0]), half, angle)
-    return (quad + 0.5) * scale - 0.5, score
+    return to_frame(quad, scale), score
 
 
 def cloth_free_gradient(

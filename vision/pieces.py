@@ -17,6 +17,7 @@ import numpy as np
 from vision.candidates import Blob, Candidate
 from vision.matching import StructureMatch
 from vision.numeric import mean_of
+from vision.pixels import to_frame
 from vision.results import RejectedCandidate
 
 #: The side of a tile in full-frame pixels expected at a point of the frame.
@@ -96,7 +97,7 @@ def best_in_place(piece: Scored, scored: list[Scored]) -> Scored:
 def blob_centre(blob: Blob, scale: float) -> tuple[float, float]:
     """The middle of a blob's bounding rectangle, in full-frame pixels."""
     (x, y), _, _ = blob.box
-    return (x + 0.5) * scale - 0.5, (y + 0.5) * scale - 0.5
+    return to_frame(x, scale), to_frame(y, scale)
 
 
 def clear_of(centre: tuple[float, float] | np.ndarray, pieces: list[Scored]) -> bool:

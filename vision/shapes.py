@@ -21,6 +21,8 @@ import math
 import cv2
 import numpy as np
 
+from vision.pixels import to_frame
+
 #: A square is looked for on the region shrunk until its side is about this many px
 #: (a larger square costs no more to find; a step still spans a pixel or two).
 FIND_SIDE = 24
@@ -182,7 +184,7 @@ def _peaks(
         taken[top:bottom, left:right] |= disc[
             top - y + r : bottom - y + r, left - x + r : right - x + r
         ]
-        place = (np.array([x, y], np.float64) + 0.5) * shrink - 0.5 + origin
+        place = to_frame(np.array([x, y], np.float64), shrink) + origin
         found.append((math.floor(best[y, x]) / 255, place, float(turn[y, x])))
     return found
 

@@ -24,6 +24,7 @@ from vision.pieces import (
     one_per_place,
     shaped_like,
 )
+from vision.pixels import to_frame, to_work
 from vision.scoring import Scoring
 from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 
@@ -85,9 +86,9 @@ def complete_blocks(scoring: Scoring, frame: Frame, scored: list[Scored]) -> lis
             continue
         lattice, taken = fitted
         x, y, w, h = cv2.boundingRect(frame.blobs[blob].contour)
-        x0, y0, x1, y1 = (np.array([x, y, x + w, y + h], np.float64) + 0.5) * frame.scale - 0.5
+        x0, y0, x1, y1 = to_frame(np.array([x, y, x + w, y + h], np.float64), frame.scale)
         quads = [lattice.quad(i, j) for i, j in lattice_cells(lattice, (x0, y0, x1, y1), taken)]
-        shares = coverage(frame.mask, [(q + 0.5) / frame.scale - 0.5 for q in quads])
+        shares = coverage(frame.mask, [to_work(q, frame.scale) for q in quads])
         cells += [
             Candidate(quad=q, round=round_, blob=blob, split=_LATTICE_SPLIT)
             for q, share in zip(quads, shares, strict=True)
@@ -111,7 +112,7 @@ def complete_blocks(scoring: Scoring, frame: Frame, scored: list[Scored]) -> lis
     out: list[Scored] = []
     for blob, pieces in pieces_of.items():
         pieces = [best_in_place(p, scored) for p in pieces]
-        work = [(s.candidate.quad + 0.5) / frame.scale - 0.5 for s in pieces]
+        work = [to_work(s.candidate.quad, frame.scale) for s in pieces]
         cover = explained(frame.blobs[blob], work, [s.candidate.round for s in pieces])
         for s in pieces:
             c = s.candidate
@@ -205,7 +206,7 @@ def in_heaps(
         axes = np.stack([quads[:, 1] - quads[:, 0], quads[:, 3] - quads[:, 0]], axis=1)
         middles = quads.mean(axis=1)
         centres = (middles[:, None] + np.einsum("dk,skj->sdj", ways, axes)).reshape(-1, 2)
-        cols, rows = np.rint((centres + 0.5) / frame.scale - 0.5).astype(int).T
+        cols, rows = np.rint(to_work(centres, frame.scale)).astype(int).T
         inside = (cols >= 0) & (cols < width) & (rows >= 0) & (rows < height)
         inside[inside] = frame.mask[rows[inside], cols[inside]] > 0
         apart = np.hypot(*(centres[:, None] - taken[None]).transpose(2, 0, 1))

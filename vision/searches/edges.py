@@ -25,6 +25,7 @@ from vision.outlines import (
     square_quad,
 )
 from vision.pieces import Scored, SizeModel, clear_of, distance, one_per_place
+from vision.pixels import to_work
 from vision.rectify import quad_from_ellipse
 from vision.scoring import Scoring
 from vision.searches.beside import BESIDE_ACCEPT_MIN, BESIDE_FIRST_MIN
@@ -136,7 +137,7 @@ def out_of_unexplained(
             side = quad_side(quad)
             for step in (u, -u, v, -v):
                 centre = quad.mean(axis=0) + step
-                x, y = np.rint((centre + 0.5) / frame.scale - 0.5).astype(int)
+                x, y = np.rint(to_work(centre, frame.scale)).astype(int)
                 if not (0 <= x < width and 0 <= y < height and frame.mask[y, x]):
                     continue  # beside the blob: the mask saw table there
                 if not clear_of(centre, chosen + found) or any(

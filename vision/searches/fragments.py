@@ -25,6 +25,7 @@ from vision.pieces import (
     one_per_place,
     shaped_like,
 )
+from vision.pixels import to_frame, to_work
 from vision.scoring import Scoring
 from vision.searches.edges import outlined
 
@@ -187,7 +188,7 @@ def lone_blobs_recut(
 
 def _holds(blob: Blob, point: tuple[float, float], scale: float) -> bool:
     """Whether ``point`` (frame px) lies inside ``blob``."""
-    x, y = (point[0] + 0.5) / scale - 0.5, (point[1] + 0.5) / scale - 0.5
+    x, y = to_work(point[0], scale), to_work(point[1], scale)
     return cv2.pointPolygonTest(blob.contour, (float(x), float(y)), False) >= 0
 
 
@@ -207,7 +208,7 @@ def _disc_places(blob: Blob, scale: float, side: float) -> list[np.ndarray]:
     places: list[np.ndarray] = []
     x0, y0 = blob.origin
     for y, x in zip(ys[order], xs[order], strict=True):
-        place = (np.array([x + x0, y + y0], float) + 0.5) * scale - 0.5
+        place = to_frame(np.array([x + x0, y + y0], float), scale)
         if all(np.hypot(*(place - p)) >= _DISC_STEP * side for p in places):
             places.append(place)
         if len(places) == _DISC_PLACES:

@@ -26,6 +26,7 @@ from vision.pieces import (
     one_per_place,
     shaped_like,
 )
+from vision.pixels import to_frame, to_work
 from vision.results import TokenDetection
 from vision.scoring import Scoring
 from vision.token_rows import printed_groups
@@ -205,7 +206,7 @@ def rims(
             circles += _circles(frame, window, low, high, frame.scale)
     candidates: list[Candidate] = []
     for k, (x, y, radius) in enumerate(circles):
-        centre = np.array([(x + 0.5) * frame.scale - 0.5, (y + 0.5) * frame.scale - 0.5])
+        centre = np.array([to_frame(x, frame.scale), to_frame(y, frame.scale)])
         side = sizes((float(centre[0]), float(centre[1])))
         if abs(2 * radius * frame.scale / side - 1) > 0.25:
             continue
@@ -246,8 +247,7 @@ def _circles(
     if found is None:
         return []
     return [
-        ((x + x0 + 0.5) / zoom - 0.5, (y + y0 + 0.5) / zoom - 0.5, radius / zoom)
-        for x, y, radius in found[0]
+        (to_work(x + x0, zoom), to_work(y + y0, zoom), radius / zoom) for x, y, radius in found[0]
     ]
 
 
