@@ -325,9 +325,8 @@ class _Memory:
             16 * self.limit,  # a pair holds some 200 kB
         )
 
-    def learn_padded(self, templates: np.ndarray, mask: np.ndarray) -> _Padded:
+    def learn_padded(self, key: tuple, templates: np.ndarray, mask: np.ndarray) -> _Padded:
         """A group's faces laid on black and blurred (:func:`edge_mixed_residuals`)."""
-        key = self.key(templates, hash(np.packbits(mask).tobytes()))
         return self._keep(self.padded, key, lambda: _learn_padded(templates, mask), self.limit)
 
     def _keep(self, store: OrderedDict, key: tuple, make, limit: int):
@@ -473,11 +472,15 @@ def edge_mixed_residuals_many(
     templates: np.ndarray,
     gains: np.ndarray,
     mask: np.ndarray,
+    key: tuple | None = None,
 ) -> np.ndarray:
     """:func:`edge_mixed_residuals` for N pieces of one group at once (N×P×P×3 patches,
-    N×W×W×3 wider cuts): N×M."""
+    N×W×W×3 wider cuts): N×M. ``key``: the faces' :meth:`_Memory.key`, where the caller
+    has it already (None: made here)."""
     count, size = len(patches), patches.shape[1]
-    padded = _MEMORY.learn_padded(templates, mask)
+    if key is None:
+        key = _Memory.key(templates, hash(np.packbits(mask).tobytes()))
+    padded = _MEMORY.learn_padded(key, templates, mask)
     x = patches.astype(np.float64)[:, mask]  # N×d×3
     xc = x - x.mean(axis=(1, 2), keepdims=True)
     energy = np.maximum((xc * xc).sum(axis=(1, 2)), 1e-6)[:, None, None]
@@ -896,6 +899,7 @@ class FrameColours:
                     templates,
                     self.gains,
                     mask,
+                    self.keys[pieces[0]],
                 )
 
     def _search(self, index: int, table: FitTable) -> None:
