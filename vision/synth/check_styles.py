@@ -52,6 +52,12 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
   a dark figure in a pale die-cut margin; the heart a large thin pale outline framing it.
 * ``rosary``: round; pale grey, the colour only in a string of glossy beads round the rim;
   a dark figure with a pale line inside its edge; the heart a dark bead in place of the top one.
+* ``aquarelle``: square; textured paper with an uneven watercolour wash of the colour,
+  darker where it pooled at its edge; the figure bare paper in the wash, drawn round with a
+  thin sepia pen line; the heart three small sepia hearts in a row at the foot.
+* ``whorl``: round; pastel tints on cream, the colour as a spiral of dashes round a disc of
+  it; a white figure with a hard dark drop shadow; the heart die-cut out of the foot, its
+  point through the rim, so the table shows through it.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -996,6 +1002,141 @@ def _token_n(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- aquarelle and whorl --------------------------------------------------------------------
+
+_COL_N: dict[Colour, BGR] = {
+    Colour.BLUE: (185, 110, 40),
+    Colour.RED: (50, 45, 200),
+    Colour.YELLOW: (45, 195, 235),
+    Colour.GREEN: (80, 160, 70),
+    Colour.PURPLE: (150, 65, 135),
+}
+_TOK_N = _token_palette(_COL_N, black=(36, 34, 32), white=(240, 242, 244))
+_SEPIA: BGR = (40, 62, 92)
+_PAPER_N: BGR = (226, 236, 242)
+
+#: pastel tints: each colour mixed well towards white, as printed on a soft-toned set
+_COL_O: dict[Colour, BGR] = {
+    Colour.BLUE: (225, 185, 135),
+    Colour.RED: (140, 135, 235),
+    Colour.YELLOW: (140, 225, 245),
+    Colour.GREEN: (150, 215, 150),
+    Colour.PURPLE: (215, 150, 200),
+}
+_TOK_O = _token_palette(_COL_O, black=(60, 56, 58), white=(246, 246, 244))
+_CREAM_O: BGR = (228, 236, 240)
+_SHADE_O: BGR = (62, 56, 58)
+
+
+def _wash(n: int, colour: BGR, paper: BGR, seed: int) -> np.ndarray:
+    """A watercolour wash of ``colour`` on ``paper``: an uneven blob, darker where it dried.
+
+    Pigment thins out across the blob and pools along its edge, as a brush wash does; the
+    blob's outline wanders with a fixed noise so each tile keeps its own wash.
+    """
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n - 0.5
+    wander = cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (n, n), cv2.INTER_CUBIC)
+    inside = 0.44 - np.hypot(xx, yy) + 0.035 * wander  # > 0 within the blob
+    body = np.clip(inside / 0.02, 0, 1)
+    thin = cv2.resize(rng.normal(0, 1, (12, 12)).astype(np.float32), (n, n), cv2.INTER_CUBIC)
+    density = body * np.clip(0.72 + 0.1 * thin + 0.28 * np.exp(-((inside / 0.025) ** 2)), 0, 1)
+    d = density[..., None]
+    return (d * colour + (1 - d) * np.array(paper, np.float32)).astype(np.uint8)
+
+
+def _pen_outline(img: np.ndarray, ink: np.ndarray, colour: BGR, width: int) -> None:
+    """Draw only the edge of the figure mask ``ink``, a line ``width`` wide just inside it."""
+    solid = ink.astype(np.uint8)
+    inner = cv2.erode(solid, np.ones((width, width), np.uint8))
+    img[(solid > 0) & (inner == 0)] = colour
+
+
+def _aquarelle(tile: Tile) -> np.ndarray:
+    n = PX * S
+    seed = 31 + ALL_TILES.index(tile)
+    img = _wash(n, _COL_N[tile.colour], _PAPER_N, seed)
+    # the figure left as bare paper in the wash, then drawn round with a sepia pen
+    ink = _shrunk_figure(tile.motif, n, 0.86)
+    img[ink] = _PAPER_N
+    _pen_outline(img, ink, _SEPIA, 2 * S)
+    if tile.heart:
+        # three small sepia hearts in a row along the foot of the tile
+        for dx in (-0.11, 0.0, 0.11):
+            _heart(img, int((0.5 + dx) * n), int(0.9 * n), 6 * S, _SEPIA)
+    return _shrunk(_grain(img, seed, 9.0))
+
+
+def _dashed_spiral(img: np.ndarray, c: int, outer: float, inner: float, colour: BGR) -> None:
+    """A spiral wound in from ``outer`` to ``inner`` (pixels), drawn as short thick dashes."""
+    turns, dash = 2.5, 0.16  # dash and gap each this many radians
+    t = np.arange(0, 2 * np.pi * turns, dash)
+    r = outer - (outer - inner) * t / t[-1]
+    x, y = c + r * np.sin(t), c - r * np.cos(t)
+    for k in range(0, len(t) - 1, 2):
+        start, end = (int(x[k]), int(y[k])), (int(x[k + 1]), int(y[k + 1]))
+        cv2.line(img, start, end, colour, int(0.03 * len(img)), _AA)
+
+
+def _whorl(tile: Tile) -> np.ndarray:
+    n = PX * S
+    c = n // 2
+    colour = _COL_O[tile.colour]
+    img = np.full((n, n, 3), _CREAM_O, np.uint8)
+    _dashed_spiral(img, c, 0.44 * n, 0.33 * n, colour)
+    cv2.circle(img, (c, c), int(0.28 * n), colour, -1, _AA)
+    # a white figure on the colour, lifted off it by a hard dark shadow down and right
+    ink = _shrunk_figure(tile.motif, n, 0.56)
+    img[np.roll(ink, (3 * S, 3 * S), axis=(0, 1))] = _SHADE_O
+    img[ink] = (250, 250, 250)
+    face = _shrunk(img)
+    if tile.heart:
+        # the heart is die-cut out of the foot, its point through the rim: the table shows
+        notch = np.zeros((n, n, 3), np.uint8)
+        _heart(notch, c, int(0.91 * n), int(0.1 * n), (255, 255, 255))
+        cut = cv2.resize(notch, (PX, PX), interpolation=cv2.INTER_AREA)[..., 0]
+        face[..., 3] = 255 - cut
+    return with_disc_alpha(face)
+
+
+def _token_o(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: paper washed over in indigo, three bare paper dots in a triangle
+        img = _wash(n, (110, 60, 45), _PAPER_N, 5)
+        img[np.hypot(*(np.mgrid[0:n, 0:n] - c)) > 0.42 * n] = (110, 60, 45)
+        for a in (-90, 30, 150):
+            x, y = c + 0.17 * n * np.cos(np.radians(a)), c + 0.17 * n * np.sin(np.radians(a))
+            cv2.circle(img, (int(x), int(y)), int(0.08 * n), _PAPER_N, -1, _AA)
+    else:
+        # a face: the colour washed on paper, a sepia pen ring round the middle
+        img = _wash(n, colour, _PAPER_N, 6)
+        cv2.circle(img, (c, c), int(0.2 * n), _SEPIA, 2 * S, _AA)
+    return with_disc_alpha(_shrunk(_grain(img, 7, 9.0), 112))
+
+
+def _token_p(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: dark brown, a ring of twelve short cream ticks like a clock face
+        img = np.full((n, n, 3), (45, 60, 80), np.uint8)
+        for k in range(12):
+            a = np.radians(30 * k)
+            inner, outer = 0.26 * n, 0.38 * n
+            p = (int(c + inner * np.cos(a)), int(c + inner * np.sin(a)))
+            q = (int(c + outer * np.cos(a)), int(c + outer * np.sin(a)))
+            cv2.line(img, p, q, (220, 235, 240), int(0.045 * n), _AA)
+    else:
+        # a face: the colour, a white disc lifted off it by a hard dark shadow
+        img = np.full((n, n, 3), colour, np.uint8)
+        d = int(0.04 * n)
+        cv2.circle(img, (c + d, c + d), int(0.22 * n), _SHADE_O, -1, _AA)
+        cv2.circle(img, (c, c), int(0.22 * n), (250, 250, 250), -1, _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -1028,6 +1169,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "orbit": ("round", _orbit, _token_l, _TOK_L),
     "vesper": ("square", _vesper, _token_m, _TOK_M),
     "rosary": ("round", _rosary, _token_n, _TOK_M),
+    "aquarelle": ("square", _aquarelle, _token_o, _TOK_N),
+    "whorl": ("round", _whorl, _token_p, _TOK_O),
 }
 
 
