@@ -77,6 +77,9 @@ POOR_FIT = 0.5
 #: white too, its faint tint explained by a coloured face where the lamp is a little off
 #: (its misfit at the frame's scale, (1 - 1/share)² at best, is then over 9).
 FAINT_SCALE = 0.25
+#: A face may fit a piece at no more than this many times the frame's brightness scale
+#: (see :func:`bounded_residuals`): pieces read right came to at most 1.4 times it.
+SCALE_MAX = 3.0
 #: That search: zooms in (the central share of the cut) and shifts (share of its side).
 SEARCH_ZOOMS = (1.0, 0.85, 0.7)
 #: The colour stage leaves a patch's edge out (see :func:`vision.rectify.patch_mask`)
@@ -622,11 +625,41 @@ class FitTable:
         return np.where(self.valid[..., None], out, np.inf)
 
 
-def pinned_misfits(table: FitTable, gains: np.ndarray, residuals: np.ndarray) -> np.ndarray:
+def frame_scale(table: FitTable, gains: np.ndarray, residuals: np.ndarray) -> float | None:
+    """The frame's brightness scale: the median ``a`` of ``a * gains * face + b`` over the
+    pieces their best faces fit well (``residuals`` under :data:`POOR_FIT`); None where
+    none does."""
+    fitted = residuals.min(axis=1, initial=np.inf) < POOR_FIT
+    if not fitted.any():
+        return None
+    scale = _scales(table, gains)
+    best = residuals.argmin(axis=1)
+    return float(np.median(scale[np.flatnonzero(fitted), best[fitted]]))
+
+
+def _scales(table: FitTable, gains: np.ndarray) -> np.ndarray:
+    """N×M: each face's free brightness scale ``a`` on each patch (may be negative)."""
+    covariance = table.cross @ gains
+    variance = table.square @ (gains * gains) - (table.total @ gains) ** 2 / table.size
+    return covariance / np.maximum(variance, 1e-9)
+
+
+def _misfits_at(table: FitTable, gains: np.ndarray, scale: np.ndarray | float) -> np.ndarray:
+    """N×M shares of each patch's variance a face leaves unexplained at brightness scale
+    ``scale`` (N×M, or one for all), the offset free."""
+    covariance = table.cross @ gains
+    variance = table.square @ (gains * gains) - (table.total @ gains) ** 2 / table.size
+    misfit = table.energy[:, None] - 2 * scale * covariance + scale**2 * variance
+    misfit /= np.maximum(table.energy, 1e-9)[:, None]
+    return np.where(table.valid, misfit, np.inf)
+
+
+def pinned_misfits(
+    table: FitTable, gains: np.ndarray, residuals: np.ndarray, scale: float | None = None
+) -> np.ndarray:
     """N×M shares of each patch's variance a face leaves unexplained when its brightness
-    scale is pinned to the frame's (the median scale of the pieces their best faces fit
-    well, ``residuals`` under :data:`POOR_FIT`), only the offset left free; the free
-    residuals where no piece fits well.
+    scale is pinned to the frame's (``scale``, by default :func:`frame_scale`), only the
+    offset left free; the free residuals where no piece fits well.
 
     The free fit (``a * gains * face + b``) explains a plain patch, a white token whose
     figure is white too, by no face at all: any face at a scale near nought leaves the
@@ -634,17 +667,36 @@ def pinned_misfits(table: FitTable, gains: np.ndarray, residuals: np.ndarray) ->
     face's own figure or colour must show in the patch: only a plain face of the patch's
     own hue fits it.
     """
-    covariance = table.cross @ gains
-    variance = table.square @ (gains * gains) - (table.total @ gains) ** 2 / table.size
-    scale = covariance / np.maximum(variance, 1e-9)
-    fitted = residuals.min(axis=1, initial=np.inf) < POOR_FIT
-    if not fitted.any():
+    if scale is None:
+        scale = frame_scale(table, gains, residuals)
+    if scale is None:
         return residuals
-    best = residuals.argmin(axis=1)
-    frame_scale = float(np.median(scale[np.flatnonzero(fitted), best[fitted]]))
-    misfit = table.energy[:, None] - 2 * frame_scale * covariance + frame_scale**2 * variance
-    misfit /= np.maximum(table.energy, 1e-9)[:, None]
-    return np.where(table.valid, misfit, np.inf)
+    return _misfits_at(table, gains, scale)
+
+
+def bounded_residuals(
+    table: FitTable, gains: np.ndarray, residuals: np.ndarray, scale: float | None
+) -> np.ndarray:
+    """``residuals`` (the free fit's, N×M) with each face's brightness scale held to at
+    most :data:`SCALE_MAX` times the frame's (``scale``; unbounded where None).
+
+    Light over one table varies by a shadow or a gradient, a factor of a few, not by
+    ten: every piece read right on the hard photos of eight styles fitted its face at
+    0.04-1.4 of the frame's scale. A face that explains a patch only at ten or twenty
+    times the frame's scale explains it by what is faint in the face itself: a black
+    token's disc, a little warmer than its black cross, scaled twenty-fold is a yellow
+    disc with a dark cross (stencil and petal seed 2024 #11, all three yellow tokens read
+    black: 0.074 against yellow's 0.081 free, at 11-22 times the frame's scale). Held to
+    the light the frame has, such a face leaves the piece's colour unexplained.
+    """
+    if scale is None or scale <= 0:
+        return residuals
+    free = _scales(table, gains)
+    too_bright = free > SCALE_MAX * scale
+    if not too_bright.any():
+        return residuals
+    capped = _misfits_at(table, gains, SCALE_MAX * scale)
+    return np.where(too_bright & table.valid, np.maximum(capped, residuals), residuals)
 
 
 def _fit_lamp(table: FitTable, kelvins: tuple[float, ...], weights: np.ndarray) -> np.ndarray:
@@ -876,8 +928,10 @@ class FrameColours:
             weights = np.ones(len(patches)) if weights is None else np.asarray(weights, float)
             gains = _fit_lamp(table, kelvins, weights) if patches else np.ones(3)
         self.gains = np.asarray(gains, np.float64)
-        self.residuals = table.residuals(self.gains)  # N×M
-        self.pinned = pinned_misfits(table, self.gains, self.residuals)  # N×M
+        free = table.residuals(self.gains)  # N×M
+        self.scale = frame_scale(table, self.gains, free)
+        self.residuals = bounded_residuals(table, self.gains, free, self.scale)
+        self.pinned = pinned_misfits(table, self.gains, free, self.scale)  # N×M
         self._blurred: dict[int, np.ndarray] = {}
         self._decided: dict[tuple[int, frozenset[int]], tuple[int, float]] = {}
         self.patches = list(patches)
@@ -913,6 +967,10 @@ class FrameColours:
         cross = np.tensordot(self.gains, per_channel, axes=1)
         variance = faces.square @ self.gains**2 - (faces.total @ self.gains) ** 2 / table.size
         explained = np.where(cross > 0, cross**2 / np.maximum(variance, 1e-9), 0.0)
+        if self.scale is not None and self.scale > 0:  # as bounded_residuals holds them
+            cap = SCALE_MAX * self.scale
+            capped = 2 * cap * cross - cap**2 * variance
+            explained = np.where(cross > cap * variance, np.minimum(capped, explained), explained)
         fits = 1.0 - explained / energy[:, None]  # V×M
         if fits.min() >= self.residuals[index].min():
             return
