@@ -637,18 +637,24 @@ def frame_scale(table: FitTable, gains: np.ndarray, residuals: np.ndarray) -> fl
     return float(np.median(scale[np.flatnonzero(fitted), best[fitted]]))
 
 
-def _scales(table: FitTable, gains: np.ndarray) -> np.ndarray:
-    """N×M: each face's free brightness scale ``a`` on each patch (may be negative)."""
+def _moments(table: FitTable, gains: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each patch's covariance with each face under ``gains`` (N×M), and each face's
+    variance under them (M): what every fit with the offset free is made of."""
     covariance = table.cross @ gains
     variance = table.square @ (gains * gains) - (table.total @ gains) ** 2 / table.size
+    return covariance, variance
+
+
+def _scales(table: FitTable, gains: np.ndarray) -> np.ndarray:
+    """N×M: each face's free brightness scale ``a`` on each patch (may be negative)."""
+    covariance, variance = _moments(table, gains)
     return covariance / np.maximum(variance, 1e-9)
 
 
 def _misfits_at(table: FitTable, gains: np.ndarray, scale: np.ndarray | float) -> np.ndarray:
     """N×M shares of each patch's variance a face leaves unexplained at brightness scale
     ``scale`` (N×M, or one for all), the offset free."""
-    covariance = table.cross @ gains
-    variance = table.square @ (gains * gains) - (table.total @ gains) ** 2 / table.size
+    covariance, variance = _moments(table, gains)
     misfit = table.energy[:, None] - 2 * scale * covariance + scale**2 * variance
     misfit /= np.maximum(table.energy, 1e-9)[:, None]
     return np.where(table.valid, misfit, np.inf)
