@@ -59,3 +59,20 @@ def test_a_round_tile_in_a_blob_swollen_by_a_pale_cloth_is_found_where_a_disc_fi
     save_tileset(check_set("petal"), tmp_path / "petal")
     truth, read = _found_at(load_tileset(tmp_path / "petal"), 7, 3, (532, 336))
     assert read == [truth]
+
+
+def test_tiles_in_a_row_swollen_by_a_gingham_are_each_cut_where_the_blob_is_a_tile_wide(
+    tmp_path,
+):
+    # hard level, seed 7's third photo of a check style of square tiles in a white
+    # die-cut margin: four tiles in a column on a red-and-white gingham run into a
+    # white check at its top (one blob of 5.5 tiles' area, whose splits matched
+    # nothing); each tile is found by its outline where the blob is a tile wide
+    save_tileset(check_set("woodcut"), tmp_path / "woodcut")
+    tileset = load_tileset(tmp_path / "woodcut")
+    photo = evaluation_photo(tileset, 7, 2, 2)
+    result = Recogniser(tileset).detect(photo.image)
+    column = [t for t in photo.tiles if t.center[0] < 620 and t.center[1] < 300]
+    assert len(column) == 4
+    read = [t for t in result.tiles if t.center[0] < 620 and t.center[1] < 300]
+    assert sorted(str(t.tile) for t in read) == sorted(str(t.tile) for t in column)

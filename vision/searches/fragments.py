@@ -30,8 +30,12 @@ from vision.scoring import Scoring
 from vision.searches.edges import outlined
 
 #: A blob of this share of a tile's area may be one tile cut off its place, or swollen
-#: by the cloth around it (twice its area on a gingham of its ground's shade).
+#: by the cloth around it (twice its area on a gingham of its ground's shade)...
 _LONE_BLOB_SHARE = (0.5, 2.5)
+#: ...or, up to this share, a few in a row or block swollen so (its splits matched
+#: nothing), each looked for where the blob is a tile wide, this share of a side apart.
+_SWOLLEN_BLOCK_SHARE = 8.0
+_BLOCK_STEP = 0.5
 #: In a blob larger than a round tile, a tile lies where a disc of this share of its
 #: radius fits (the blurred rim leaves the mask a little inside the tile's edge)...
 _DISC_FIT = 0.8
@@ -143,7 +147,10 @@ def lone_blobs_recut(
     at their outline). On a gingham a tile's ground runs into the cloth's cells of
     its shade and the blob swells to twice the tile (quilt seed 2024 #19, petal seed
     7 #3). A square is looked for by its outline about the blob's middle, a disc
-    wherever the blob is as wide as a tile. Kept on a clear match with an outline
+    wherever the blob is as wide as a tile. A few tiles in a row so swollen (woodcut
+    seed 7 #2: four square tiles in a column whose white margins ran into a white
+    check, a blob of 5.5 tiles whose splits all matched under 0.6) are each looked for
+    likewise wherever the blob is a tile wide. Kept on a clear match with an outline
     all round, as a piece found by its edges (:meth:`Scoring.kept`).
     """
     if size_at is None or not scoring.tileset.has_tiles:
@@ -159,7 +166,7 @@ def lone_blobs_recut(
         centre = blob_centre(blob, frame.scale)
         side = size_at(centre)
         share = blob.area * frame.scale**2 / (side**2 * area)
-        if not _LONE_BLOB_SHARE[0] <= share <= _LONE_BLOB_SHARE[1]:
+        if not _LONE_BLOB_SHARE[0] <= share <= _SWOLLEN_BLOCK_SHARE:
             continue
         # a blob holding a chosen piece is that piece's (a row of tokens whose ends
         # were read, its middle still to come), not a tile's swollen by the cloth
@@ -169,14 +176,19 @@ def lone_blobs_recut(
             distance(centre, s.candidate.center) < 0.7 * side for s in chosen
         ):
             continue
-        if round_:
-            for place in _disc_places(blob, frame.scale, side):
-                quad = shaped_like(shapes, place, side)
-                cells.append(Candidate(quad, True, len(cells), 0))
-            continue
-        square = outlined(scoring, frame, np.array(centre), side)
-        if square is not None:
-            cells.append(Candidate(square.astype(np.float32), False, len(cells), 0))
+        if share > _LONE_BLOB_SHARE[1]:  # several tiles: each where the blob is a tile wide
+            places = _disc_places(blob, frame.scale, side, math.ceil(2 * share), _BLOCK_STEP)
+        elif round_:
+            places = _disc_places(blob, frame.scale, side)
+        else:
+            places = [np.array(centre)]
+        for place in places:
+            if round_:
+                cells.append(Candidate(shaped_like(shapes, place, side), True, len(cells), 0))
+                continue
+            square = outlined(scoring, frame, place, side)
+            if square is not None:
+                cells.append(Candidate(square.astype(np.float32), False, len(cells), 0))
     if not cells:
         return []
     score = scoring.score_shifted if round_ else scoring.score_structure
@@ -192,9 +204,11 @@ def _holds(blob: Blob, point: tuple[float, float], scale: float) -> bool:
     return cv2.pointPolygonTest(blob.contour, (float(x), float(y)), False) >= 0
 
 
-def _disc_places(blob: Blob, scale: float, side: float) -> list[np.ndarray]:
-    """Where in ``blob`` a disc of ``side`` (full px) fits (frame px), a few places
-    spread over it, the roomiest first.
+def _disc_places(
+    blob: Blob, scale: float, side: float, count: int = _DISC_PLACES, step: float = _DISC_STEP
+) -> list[np.ndarray]:
+    """Where in ``blob`` a disc of ``side`` (full px) fits (frame px): up to ``count``
+    places at least ``step`` sides apart, the roomiest first.
 
     A round tile whose pale ground runs into a pale cloth leaves a blob swollen by the
     cloth around it (petal seed 7 #3: twice a tile's area), whose centre is off the
@@ -209,9 +223,9 @@ def _disc_places(blob: Blob, scale: float, side: float) -> list[np.ndarray]:
     x0, y0 = blob.origin
     for y, x in zip(ys[order], xs[order], strict=True):
         place = to_frame(np.array([x + x0, y + y0], float), scale)
-        if all(np.hypot(*(place - p)) >= _DISC_STEP * side for p in places):
+        if all(np.hypot(*(place - p)) >= step * side for p in places):
             places.append(place)
-        if len(places) == _DISC_PLACES:
+        if len(places) == count:
             break
     return places
 
