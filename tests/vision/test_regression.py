@@ -52,3 +52,10 @@ def test_a_comparison_shows_the_photos_read_differently_and_not_those_only_timed
         "+ = x-s1-L2 tiles 100.0"
     )
     assert shown[4] == "median ms over all photos: 45.0 → 70.0"
+
+
+def test_a_scene_is_named_by_seed_level_and_index_alike_in_every_style():
+    (nocturne,) = photo_sets(["fresh"], {"nocturne"})[:1]
+    (seal, _) = photo_sets(["check"], {"seal"})
+    assert nocturne.scene(3) == "s7-L2-3"
+    assert seal.scene(19) == "s2024-L2-19"
