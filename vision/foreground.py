@@ -165,6 +165,9 @@ BREAK_SHARE = 0.5
 BREAK_EDGE = 0.3
 #: A break smaller than this many cells is a crease or a fleck of noise.
 BREAK_MIN_CELLS = 1.5
+#: Half a period along a cloth's axis (or their sum or difference) that lands on another
+#: colour at this share of the frame's edges is one the cloth alternates under.
+ALTERNATE_MIN = 0.8
 #: Faint hue joins an object only where it adds this share of the pixels that stand
 #: out strongly (see :func:`_grown_into`).
 FAINT_SHARE = 0.15
@@ -274,7 +277,8 @@ def _cloth_objects(
     # and where the cloth stops repeating itself: a pale tile whose figure and edge
     # are in the cloth's own colours, under two cells wide
     fine = periods = None
-    found = cloth_breaks(labels[half], cells, band[half])
+    mixed = _mixed_colours(palette)
+    found = cloth_breaks(labels[half], cells, band[half], mixed)
     if found is not None:
         breaks = break_objects(found[0], found[1], mask[half])
         if breaks is not None:
@@ -284,7 +288,7 @@ def _cloth_objects(
     elif finer := _compared_finer(cells, band[half]):
         # a check too fine to compare with itself at half scale is compared at the full
         # work scale: there a tile under three cells wide is still broken over most of it
-        found = cloth_breaks(labels, colour_pieces(labels, finer), band)
+        found = cloth_breaks(labels, colour_pieces(labels, finer), band, mixed)
         if found is not None:
             fine = break_objects(found[0], found[1], mask)
             broken, periods = found[0], tuple(found[2])
@@ -672,7 +676,7 @@ def _shaped_like_pieces(objects: np.ndarray) -> np.ndarray:
 
 
 def cloth_breaks(
-    labels: np.ndarray, cells: list[ColourPieces], band: np.ndarray
+    labels: np.ndarray, cells: list[ColourPieces], band: np.ndarray, mixed: np.ndarray | None = None
 ) -> tuple[np.ndarray, float, list[np.ndarray]] | None:
     """Where a checked cloth stops repeating itself (0/255, at the scale of ``labels``),
     its cells' area and its two period fields; None where no regular lattice is read.
@@ -685,7 +689,8 @@ def cloth_breaks(
     a pale tile whose figure is in the cloth's own colours, which neither colour nor any
     one colour's spacing can tell from the cloth. Light and shadow change slowly over a
     period, so they leave the repetition intact, where they break a colour's spacing or
-    join its cells.
+    join its cells. Where a ground of one of the cloth's ``mixed`` colours (see
+    :func:`_unalternating`) lies wider than the cloth lays it, it is broken too.
     """
     found = _cloth_lattice(labels, cells, band)
     if found is None:
@@ -710,8 +715,77 @@ def cloth_breaks(
                 borderMode=cv2.BORDER_TRANSPARENT,
             )
             cv2.bitwise_and(broken, cv2.compare(moved, labels, cv2.CMP_NE), dst=broken)
+    if mixed is not None:
+        cv2.bitwise_or(broken, _unalternating(labels, fields, band, mixed), dst=broken)
     broken[labels == NO_COLOUR] = 255  # what is no cloth colour is no cloth
     return broken, cell, fields
+
+
+def _mixed_colours(palette: np.ndarray) -> np.ndarray:
+    """Which of a cloth's palette colours (Lab rows) are neither its palest nor its darkest,
+    as a lookup over labels (:data:`NO_COLOUR` included)."""
+    mixed = np.zeros(256, bool)
+    mixed[: len(palette)] = True
+    mixed[[int(np.argmin(palette[:, 0])), int(np.argmax(palette[:, 0]))]] = False
+    return mixed
+
+
+def _unalternating(
+    labels: np.ndarray, fields: list[np.ndarray], band: np.ndarray, mixed: np.ndarray
+) -> np.ndarray:
+    """Where a checked cloth fails to alternate in one of its ``mixed`` colours (0/255, at
+    the scale of ``labels``; ``mixed``: :func:`_mixed_colours`).
+
+    Half a period along a gingham's axes lands on another of its colours nearly
+    everywhere (a dark cell's half-period neighbours are mixed, a mixed cell's dark
+    or pale), as the frame's edges show. A tile wider than a period whose ground
+    is one of the cloth's colours repeats that colour one period on, so the period
+    alone sees only its rim break; half a period on, its ground is still its own
+    colour all across (halftone seed 2024 #19: green tiles on a green gingham, 26
+    px wide against a 15 px period, never in the mask). Which half-periods alternate
+    (:data:`ALTERNATE_MIN`) is read on the frame's edges, as the periods are. Only the
+    colours between the palest and the darkest count: a lamp's glare washes a stretch of
+    cloth into its palest colour, a deep shadow into its darkest (and the other cues
+    find tiles of those: a pale ground by its missing colours, a dark one by its shape).
+    """
+    rows, cols = _band_samples(band)
+    here = labels[rows, cols]
+    on_cloth = here != NO_COLOUR
+    points = np.column_stack([cols[on_cloth], rows[on_cloth]]).astype(np.float32)
+    here = here[on_cloth]
+    halves = [
+        coef / 2 for coef in (fields[0], fields[1], fields[0] + fields[1], fields[0] - fields[1])
+    ]
+    alternating = [h for h in halves if 1 - _repeats(labels, points, here, h) >= ALTERNATE_MIN]
+    still = np.zeros(labels.shape, np.uint8)
+    if not alternating:
+        return still
+    still[:] = 255
+    h, w = labels.shape
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    for coef in alternating:
+        vx = coef[0, 0] + coef[1, 0] * xs + coef[2, 0] * ys
+        vy = coef[0, 1] + coef[1, 1] * xs + coef[2, 1] * ys
+        # either way along the axis: within half a period of a tile's edge one of the
+        # two lands off the tile
+        either = np.zeros(labels.shape, np.uint8)
+        for sign in (1.0, -1.0):
+            # a half-period that leaves the frame lands on another colour: no evidence
+            moved = cv2.remap(
+                labels,
+                xs + sign * vx,
+                ys + sign * vy,
+                cv2.INTER_NEAREST,
+                borderMode=cv2.BORDER_CONSTANT,
+                borderValue=NO_COLOUR,
+            )
+            cv2.bitwise_or(either, cv2.compare(moved, labels, cv2.CMP_EQ), dst=either)
+        cv2.bitwise_and(still, either, dst=still)
+    still[~mixed[labels]] = 0
+    # the cloth's own seams, blurred between two colours, fail here and there a pixel
+    # at a time; a ground laid wider than the cloth's cells fails over a patch
+    return cv2.morphologyEx(still, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 def break_objects(broken: np.ndarray, cell: float, seen: np.ndarray) -> np.ndarray | None:

@@ -533,3 +533,25 @@ def test_a_tile_whose_ground_differs_from_a_plain_cloth_only_in_hue_is_whole(
     mask = object_mask(camera(frame), config)
     assert coverage(mask, tile) > 0.85
     assert np.count_nonzero(mask[~tile]) < 0.002 * mask.size
+
+
+def test_a_tile_in_the_cloths_mixed_colour_wider_than_its_period_breaks_its_alternation(
+    config: VisionConfig,
+) -> None:
+    # a tile whose ground is the gingham's mixed colour, over three cells wide: one
+    # period on, its ground is that colour again, so only its rim breaks the cloth's
+    # repetition; half a period on, the cloth is another colour everywhere but there
+    frame = checked_cloth(cell=8)
+    mixed = tuple((np.array(PALE) + np.array(GREEN)) // 2)
+    tiles = []
+    for centre, turn in [((170, 120), 20.0), ((400, 230), 45.0)]:
+        corners = cv2.boxPoints((centre, (30, 30), turn)).astype(np.int32)
+        cv2.fillConvexPoly(frame, corners, tuple(int(c) for c in mixed), cv2.LINE_AA)
+        cv2.circle(frame, centre, 4, (30, 30, 30), -1, cv2.LINE_AA)
+        tiles.append(_footprint(corners))
+    broken = find_foreground(camera(frame), config).broken
+    assert broken is not None
+    for tile in tiles:
+        assert coverage(broken, tile) > 0.6
+    for centre in [(520, 100), (260, 300), (90, 280)]:
+        assert coverage(broken, disc_mask(centre, 15)) < 0.1, centre
