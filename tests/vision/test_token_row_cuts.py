@@ -1,0 +1,50 @@
+"""Token rows cut again from their ends (vision.token_row_cuts)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.evaluate import evaluation_photo
+from vision.recogniser import Recogniser
+from vision.synth.check_styles import check_set
+from vision.tileset import load_tileset, save_tileset
+
+
+def _row_read(tmp_path, style: str, seed: int, index: int, near: tuple[float, float], reach: float):
+    """The true tokens of the row lying within ``reach`` of ``near`` in a hard photo
+    of ``style``, and for each the tokens read on it (face up, colour)."""
+    save_tileset(check_set(style), tmp_path / style)
+    tileset = load_tileset(tmp_path / style)
+    photo = evaluation_photo(tileset, seed, 2, index)
+    result = Recogniser(tileset).detect(photo.image)
+    row = [t for t in photo.tokens if np.hypot(*np.subtract(t.center, near)) < reach]
+    read = [
+        [
+            (d.face_up, d.colour)
+            for d in result.tokens
+            if np.hypot(*np.subtract(d.center, t.center)) < 0.5 * photo.token_px
+        ]
+        for t in row
+    ]
+    return [(t.face_up, t.colour) for t in row], read
+
+
+def test_a_row_with_one_clear_end_finds_its_other_end_past_its_backs(tmp_path):
+    # hard level, seed 7's fourth photo of a check style: a row of six 23 px tokens
+    # on a red gingham, a white end on the cream cells that the mask lost, four backs
+    # cut 0.15-0.5 of a token off their places (0.42-0.51); only the black end read
+    # clearly, and the split was turned down as something that is not tiles. The white
+    # end lies one step past the split's furthest back (0.73 there); with two ends the
+    # backs are laid evenly between them
+    truth, read = _row_read(tmp_path, "diagonal", 7, 3, (709, 132), 70)
+    assert len(truth) == 6
+    assert read == [[t] for t in truth]
+
+
+def test_a_row_whose_far_end_was_cut_small_reads_from_its_clear_end(tmp_path):
+    # hard level, seed 2024's fourth photo: a row of three 47 px tokens whose split cut
+    # the black end at 34 px (0.12) and the back twice; the yellow end read clearly
+    # (0.94), and the black end is found two of its steps on (0.94)
+    truth, read = _row_read(tmp_path, "inkwash", 2024, 3, (588, 598), 60)
+    assert len(truth) == 3
+    assert read == [[t] for t in truth]
