@@ -35,6 +35,10 @@ _ROW_PLACES_MIN = 0.3
 #: split (a row of three shows two beside its clear end).
 _FAR_END_PIECES = 2
 
+#: ...discs of the clear end's size: tokens are one size on the table, and a cut is
+#: sized to a tenth or so (a row of 23 px tokens' backs cut at 22-26 px).
+_FAR_END_SIZES = (0.75, 1.33)
+
 #: ...and kept only within this share of a step of the place it was cut at.
 _FAR_END_DRIFT = 0.35
 
@@ -138,22 +142,34 @@ def rows_from_ends(
 
 def far_end(scoring: Scoring, frame: Frame, split: list[Scored], clear: Scored) -> Scored | None:
     """A row's other end, where its split read only one end clearly: one step past
-    the split's token pieces furthest along the row, or on the furthest itself.
+    the split's discs furthest along the row, or on the furthest itself.
 
     By the rules a row's two ends lie face up; a face whose colours are near the
     cloth's (a white end on a cream check) leaves the mask, and the row's backs, cut
     off their places by the mask's shallow necks, match poorly, so the split reads
     one end only and :func:`rows_from_ends` has nothing to lay the row between. The
-    split's other token pieces, however poorly they match, say which way the row
-    runs (they must lie along one line from the clear end, all on one side of it)
-    and how far; the end is cut at the clear end's size and tilt a whole number of
-    its steps away, at the furthest piece's count of steps and one more, and kept
-    only where it reads clearly (``size_anchor_score``) as a face near its place and
-    its rim steps all round, as the clear end's must."""
+    split's other discs (read as tokens, or of the clear end's size whatever they
+    read as), however poorly they match, say which way the row runs (they must lie
+    along one line from the clear end, all on one side of it) and how far; the end
+    is cut at the clear end's size and tilt a whole number of its steps away, at
+    the furthest disc's count of steps and one more (and a little aside, as the way
+    is fitted to discs cut off their places), and kept only where it reads clearly
+    (``size_anchor_score``) as a face near its place and its rim steps all round, as
+    the clear end's must."""
     if scoring.is_back(clear.group):
         return None
     c = clear.candidate
-    others = [s for s in split if s is not clear and scoring.is_token(s) and s.candidate.round]
+    # a small back cut off its place may match a tile's figure better than a back
+    # (such discs count where they are the clear end's size); a token cut small by
+    # the mask still reads as a token
+    low, high = _FAR_END_SIZES
+    others = [
+        s
+        for s in split
+        if s is not clear
+        and s.candidate.round
+        and (scoring.is_token(s) or low <= s.candidate.side / c.side <= high)
+    ]
     if len(others) < _FAR_END_PIECES:
         return None
     offsets = np.array([s.candidate.center for s in others], np.float64) - c.center
