@@ -220,12 +220,17 @@ def far_end(scoring: Scoring, frame: Frame, split: list[Scored], clear: Scored) 
 
 
 def finer_sized(
-    scoring: Scoring, pyramid: Pyramid, cuts: list[Candidate], pieces: list[Scored]
+    scoring: Scoring,
+    pyramid: Pyramid,
+    cuts: list[Candidate],
+    pieces: list[Scored],
+    least: float | None = None,
 ) -> list[Scored]:
-    """Pieces of a token row still matching poorly, cut again at sizes a few per
-    cent apart (:mod:`vision.token_scale`) and kept where one reads as a token
-    better than the piece read before: a back of fine rings forgives no size error."""
-    least = scoring.config.accept_token_min
+    """Pieces of a token row still matching under ``least`` (``accept_token_min``
+    unless given), cut again at sizes a few per cent apart (:mod:`vision.token_scale`)
+    and kept where one reads as a token better than the piece read before: a back of
+    fine rings forgives no size error."""
+    least = scoring.config.accept_token_min if least is None else least
     redo = [i for i, s in enumerate(pieces) if s.score < least]
     bank = scoring.model.bank(True)
     if not redo or bank is None:

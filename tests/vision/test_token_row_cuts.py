@@ -48,3 +48,13 @@ def test_a_row_whose_far_end_was_cut_small_reads_from_its_clear_end(tmp_path):
     truth, read = _row_read(tmp_path, "inkwash", 2024, 3, (588, 598), 60)
     assert len(truth) == 3
     assert read == [[t] for t in truth]
+
+
+def test_backs_between_two_ends_are_cut_again_at_sizes_a_few_per_cent_apart(tmp_path):
+    # hard level, seed 2024's fourth photo: two rows of 47 px tokens whose backs the
+    # mask lost, their four ends read; at their places the backs matched 0.63-0.75,
+    # one under the clear match a place with no blob must reach (0.7), and the whole
+    # row was left. Cut again at sizes a few per cent apart they read 0.75 as backs
+    for near, reach in (((808, 543), 110), ((588, 598), 60)):
+        truth, read = _row_read(tmp_path, "diagonal", 2024, 3, near, reach)
+        assert read == [[t] for t in truth]

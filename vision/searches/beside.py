@@ -25,6 +25,7 @@ from vision.pieces import (
     shaped_like,
 )
 from vision.scoring import Scoring
+from vision.token_row_cuts import finer_sized
 from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 
 #: The split number given to a block completed along its lattice.
@@ -283,10 +284,20 @@ def row_gaps(
         return []
     kind = scoring.token_groups
     first = scoring.score_structure(frame.pyramid, candidates, kind)
+    # each place must match clearly: one under that is cut again at sizes a few per
+    # cent apart, as a row's places are (a 47 px back at its place: 0.63, 0.75
+    # fitted), and kept so only as a back, which by the rules a row's middle is (a
+    # chance place over cloth so fitted read as a face, 0.76)
+    least = scoring.config.second_look_min
+    aligned = scoring.realigned(frame.pyramid, first, kind)
+    fitted = finer_sized(scoring, frame.pyramid, candidates, aligned, least)
     kept = scoring.kept(
         frame,
-        scoring.realigned(frame.pyramid, first, kind),
-        scoring.config.second_look_min,
+        [
+            f if f is a or scoring.is_back(f.group) else a
+            for a, f in zip(aligned, fitted, strict=True)
+        ],
+        least,
         size_at,
         outline=False,
     )
