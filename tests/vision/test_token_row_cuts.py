@@ -6,7 +6,10 @@ import numpy as np
 
 from vision.evaluate import evaluation_photo
 from vision.recogniser import Recogniser
+from vision.synth.art import STYLES as ART_STYLES
+from vision.synth.art import make_tileset
 from vision.synth.check_styles import check_set
+from vision.synth.regression import reencoded
 from vision.tileset import load_tileset, save_tileset
 
 
@@ -69,3 +72,17 @@ def test_small_backs_the_mask_holds_between_two_ends_are_kept_as_backs(tmp_path)
     truth, read = _row_read(tmp_path, "seal", 7, 3, (709, 132), 70)
     assert len(truth) == 6
     assert read == [[t] for t in truth]
+
+
+def test_a_clear_round_tile_between_two_tiles_read_as_tokens_stays_a_tile(tmp_path):
+    # hard level, seed 31's fourth photo of a held-out style, saved once more as a
+    # JPEG: a line of three round tiles whose outer two are read as a token and a
+    # back (false tokens, on main too); the purple vampire between them matches
+    # clearly (0.90) and is not given way to a back of that "row"
+    save_tileset(make_tileset(ART_STYLES["ember"]), tmp_path / "ember")
+    tileset = load_tileset(tmp_path / "ember")
+    photo = evaluation_photo(tileset, 31, 2, 3)
+    result = Recogniser(tileset).detect(reencoded(photo.image, 90))
+    (truth,) = [t for t in photo.tiles if np.hypot(*np.subtract(t.center, (577, 594))) < 10]
+    read = [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, truth.center)) < 10]
+    assert read == [truth.tile]

@@ -337,13 +337,20 @@ def _held_by_discs(
     place: np.ndarray, chosen: list[Scored], scoring: Scoring, step: float
 ) -> list[Scored] | None:
     """The chosen pieces lying on a row's place (none if it is free), or None where
-    one of them may be what lies there: a token, or anything but a disc of a token's
-    size (a row's small back cut off its place matches a round tile's figure better
-    than a back, and is chosen as that tile)."""
+    one of them may be what lies there: a token, a clear tile (``sure_tile_min``), or
+    anything but a disc of a token's size. A row's small back cut off its place
+    matches a round tile's figure better than a back, though poorly, and is chosen as
+    that tile (0.65-0.66); a round tile matches clearly, and may lie in a line of
+    tiles read as tokens (a purple vampire, 0.90, between two tiles read as a token
+    and a back)."""
     on = [s for s in chosen if not clear_of(place, [s])]
     low, high = _ROW_HELD_SIZES
+    sure = scoring.config.sure_tile_min
     if all(
-        s.candidate.round and not scoring.is_token(s) and low <= s.candidate.side / step <= high
+        s.candidate.round
+        and not scoring.is_token(s)
+        and s.score < sure
+        and low <= s.candidate.side / step <= high
         for s in on
     ):
         return on
