@@ -31,6 +31,24 @@ from vision.token_scale import finest_token_sizes
 #: between two read as dark faces: 0.20).
 _ROW_PLACES_MIN = 0.3
 
+#: A row's far end is looked for only past at least this many token pieces of its
+#: split (a row of three shows two beside its clear end).
+_FAR_END_PIECES = 2
+
+#: ...discs of the clear end's size: tokens are one size on the table, and a cut is
+#: sized to a tenth or so (a row of 23 px tokens' backs cut at 22-26 px).
+_FAR_END_SIZES = (0.75, 1.33)
+
+#: ...and kept only within this share of a step of the place it was cut at.
+_FAR_END_DRIFT = 0.35
+
+#: The places a far end is cut at about each count of steps, in steps along the row
+#: and across it, and how many of the best first looks among them are aligned.
+_FAR_END_ALONG = (-0.15, 0.0, 0.15)
+_FAR_END_ACROSS = (-0.3, -0.15, 0.0, 0.15, 0.3)
+_FAR_END_ALIGNED = 4
+_FAR_END_PLACES = len(_FAR_END_ALONG) * len(_FAR_END_ACROSS)
+
 
 def rows_from_ends(
     scoring: Scoring, frame: Frame, scored: list[Scored]
@@ -68,15 +86,24 @@ def rows_from_ends(
     members: dict[tuple[int, int], list[int]] = {}
     for i, s in enumerate(scored):
         members.setdefault((s.candidate.blob, s.candidate.split), []).append(i)
+    members_all = scored
+    scored = list(scored)
     found: list[Scored] = []
     old: list[int | None] = []  # the piece on each new cut's place, if any
     dropped: set[int] = set()
+    far_ends: list[Scored] = []
     for index in members.values():
         clear = [i for i in index if scored[i].score >= clear_min]
-        if len(clear) < 2 or not all(scoring.is_token(scored[i]) for i in clear):
+        if not clear or not all(scoring.is_token(scored[i]) for i in clear):
             continue
         if all(scored[i].score >= least for i in index):
             continue
+        if len(clear) == 1:
+            end = far_end(scoring, frame, [scored[i] for i in index], scored[clear[0]])
+            if end is None:
+                continue
+            clear.append(len(scored))
+            scored.append(end)
         row = _longest_row(scored, clear)
         if row is None:
             continue
@@ -100,23 +127,110 @@ def rows_from_ends(
         found += places
         old += on
         dropped.update(inside)
+        far_ends += [scored[e] for e in (a, b) if e >= len(members_all)]
     if not found:
-        return scored, frozenset()
+        return scored[: len(members_all)], frozenset()
     kept = {
         o for o, s in zip(old, found, strict=True) if o is not None and scored[o].score >= s.score
     }
     new = [s for o, s in zip(old, found, strict=True) if o is None or o not in kept]
+    new += far_ends
     middles = frozenset(id(s) for s in new) | frozenset(id(scored[o]) for o in kept)
-    return [s for i, s in enumerate(scored) if i not in dropped or i in kept] + new, middles
+    before = scored[: len(members_all)]
+    return [s for i, s in enumerate(before) if i not in dropped or i in kept] + new, middles
+
+
+def far_end(scoring: Scoring, frame: Frame, split: list[Scored], clear: Scored) -> Scored | None:
+    """A row's other end, where its split read only one end clearly: one step past
+    the split's discs furthest along the row, or on the furthest itself.
+
+    By the rules a row's two ends lie face up; a face whose colours are near the
+    cloth's (a white end on a cream check) leaves the mask, and the row's backs, cut
+    off their places by the mask's shallow necks, match poorly, so the split reads
+    one end only and :func:`rows_from_ends` has nothing to lay the row between. The
+    split's other discs (read as tokens, or of the clear end's size whatever they
+    read as), however poorly they match, say which way the row runs (they must lie
+    along one line from the clear end, all on one side of it) and how far; the end
+    is cut at the clear end's size and tilt a whole number of its steps away, at
+    the furthest disc's count of steps and one more (and a little aside, as the way
+    is fitted to discs cut off their places), and kept only where it reads clearly
+    (``size_anchor_score``) as a face near its place and its rim steps all round, as
+    the clear end's must."""
+    if scoring.is_back(clear.group):
+        return None
+    c = clear.candidate
+    # a small back cut off its place may match a tile's figure better than a back
+    # (such discs count where they are the clear end's size); a token cut small by
+    # the mask still reads as a token
+    low, high = _FAR_END_SIZES
+    others = [
+        s
+        for s in split
+        if s is not clear
+        and s.candidate.round
+        and (scoring.is_token(s) or low <= s.candidate.side / c.side <= high)
+    ]
+    if len(others) < _FAR_END_PIECES:
+        return None
+    offsets = np.array([s.candidate.center for s in others], np.float64) - c.center
+    way = np.linalg.svd(offsets, full_matrices=False)[2][0]
+    along = offsets @ way
+    if along.sum() < 0:
+        way, along = -way, -along
+    across = np.abs(offsets @ np.array([-way[1], way[0]]))
+    step = c.side
+    if along.min() < 0.5 * step or across.max() > 0.5 * step:
+        return None  # not a straight row with the clear token at its end
+    furthest = max(2, round(float(along.max()) / step))
+    # the way is fitted to pieces cut off their places: it is known to a few degrees,
+    # which a step or more on puts the end a third of a token aside
+    normal = np.array([-way[1], way[0]])
+    cuts = [
+        Candidate(
+            shaped_like([c], np.array(c.center) + way * (n + t) * step + normal * u * step, step),
+            True,
+            c.blob,
+            c.split,
+            c.cover,
+        )
+        for n in (furthest, furthest + 1)
+        for t in _FAR_END_ALONG
+        for u in _FAR_END_ACROSS
+    ]
+    kind = scoring.token_groups
+    first = scoring.score_structure(frame.pyramid, cuts, kind)
+    # the places straight along the fitted way are aligned whatever their first look
+    # (a back beside them can look better first, a face aligns better)
+    straight = [k for k in range(len(cuts)) if k % _FAR_END_PLACES == _FAR_END_PLACES // 2]
+    ranked = sorted(range(len(cuts)), key=lambda k: -first[k].score)
+    best = straight + [k for k in ranked if k not in straight][:_FAR_END_ALIGNED]
+    cuts = [cuts[k] for k in best]
+    aligned = scoring.realigned(frame.pyramid, [first[k] for k in best], kind)
+    aligned = finer_sized(scoring, frame.pyramid, cuts, aligned)
+    ends = [
+        s
+        for s, cut in zip(aligned, cuts, strict=True)
+        if s.score >= scoring.config.size_anchor_score
+        and scoring.is_token(s)
+        and not scoring.is_back(s.group)
+        and distance(s.candidate.center, cut.center) <= _FAR_END_DRIFT * step
+        and rim_steps_all_round(scoring, frame, s)
+    ]
+    return max(ends, key=lambda s: s.score, default=None)
 
 
 def finer_sized(
-    scoring: Scoring, pyramid: Pyramid, cuts: list[Candidate], pieces: list[Scored]
+    scoring: Scoring,
+    pyramid: Pyramid,
+    cuts: list[Candidate],
+    pieces: list[Scored],
+    least: float | None = None,
 ) -> list[Scored]:
-    """Pieces of a token row still matching poorly, cut again at sizes a few per
-    cent apart (:mod:`vision.token_scale`) and kept where one reads as a token
-    better than the piece read before: a back of fine rings forgives no size error."""
-    least = scoring.config.accept_token_min
+    """Pieces of a token row still matching under ``least`` (``accept_token_min``
+    unless given), cut again at sizes a few per cent apart (:mod:`vision.token_scale`)
+    and kept where one reads as a token better than the piece read before: a back of
+    fine rings forgives no size error."""
+    least = scoring.config.accept_token_min if least is None else least
     redo = [i for i, s in enumerate(pieces) if s.score < least]
     bank = scoring.model.bank(True)
     if not redo or bank is None:

@@ -26,6 +26,7 @@ from vision.pieces import (
 )
 from vision.pixels import to_frame, to_work
 from vision.scoring import Scoring
+from vision.token_row_cuts import finer_sized
 from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 
 #: The split number given to a block completed along its lattice.
@@ -63,6 +64,17 @@ _ROW_END_FACE_MIN = 0.5
 _ROW_END_DRIFT = 0.25
 #: Split number of the pieces looked for between a row's ends.
 _ROW_SPLIT = 2000
+
+#: A row's place may be held by a disc read as a tile this many steps across (a
+#: small back cut off its place), which the row's back then replaces.
+_ROW_HELD_SIZES = (0.75, 1.33)
+
+#: A row's place the object mask holds at least this share of...
+_ROW_ON_MASK = 0.6
+
+#: ...is kept as a back that matches at least this well (23 px backs at their very
+#: places: 0.41-0.59; chance places over cloth between two tokens: 0.32-0.61, faces).
+_ROW_BACK_MIN = 0.35
 
 
 def complete_blocks(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[Scored]:
@@ -245,10 +257,14 @@ def row_gaps(
     clearly as a piece found with no blob of its own must (:meth:`Scoring.kept`): a
     chance pair of tokens with cloth between them matches nowhere. No outline is asked
     of them: a back in the cloth's colours has none (dark backs on a dark table
-    stepped 5-9 grey levels across their rims, matching 0.81-0.98).
+    stepped 5-9 grey levels across their rims, matching 0.81-0.98). Where the
+    object mask holds every place, poorer backs are kept too
+    (:func:`_backs_on_the_mask`), and a place may be held by a disc of a token's
+    size read as a tile (:func:`_held_by_discs`), which the row's back replaces.
+    Returns ``chosen`` with the rows' places added.
     """
     if size_at is None or scoring.model.round is None:
-        return []
+        return chosen
     tokens, centres, sides = _round_tokens(scoring, chosen)
     offsets = centres[None] - centres[:, None]  # [i, j]: from i to j
     apart = np.linalg.norm(offsets, axis=2)
@@ -256,6 +272,7 @@ def row_gaps(
     beside = apart <= SIDE_BY_SIDE * (sides[:, None] + sides[None]) / 2
     candidates: list[Candidate] = []
     rows: list[list[int]] = []
+    holders: list[set[int]] = []  # each row's discs read as tiles on its places
     for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
         a, b = tokens[i], tokens[j]
         # the gap continues whatever row each end has: its neighbours lie behind it
@@ -272,8 +289,10 @@ def row_gaps(
             continue
         start, end = centres[i], centres[j]
         places = [start + (end - start) * k / steps for k in range(1, steps)]
-        if not all(clear_of(p, chosen) for p in places):
+        held = [_held_by_discs(p, chosen, scoring, step) for p in places]
+        if any(h is None for h in held):
             continue
+        holders.append({id(s) for h in held if h for s in h})
         shapes = [a.candidate, b.candidate]
         rows.append(list(range(len(candidates), len(candidates) + len(places))))
         for p in places:
@@ -281,22 +300,82 @@ def row_gaps(
             blob = -1 - len(candidates)
             candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
     if not candidates:
-        return []
+        return chosen
     kind = scoring.token_groups
     first = scoring.score_structure(frame.pyramid, candidates, kind)
+    # each place must match clearly: one under that is cut again at sizes a few per
+    # cent apart, as a row's places are (a 47 px back at its place: 0.63, 0.75
+    # fitted), and kept so only as a back, which by the rules a row's middle is (a
+    # chance place over cloth so fitted read as a face, 0.76)
+    least = scoring.config.second_look_min
+    aligned = scoring.realigned(frame.pyramid, first, kind)
+    fitted = finer_sized(scoring, frame.pyramid, candidates, aligned, least)
+    readings = [
+        f if f is a or scoring.is_back(f.group) else a for a, f in zip(aligned, fitted, strict=True)
+    ]
     kept = scoring.kept(
         frame,
-        scoring.realigned(frame.pyramid, first, kind),
-        scoring.config.second_look_min,
+        readings,
+        least,
         size_at,
         outline=False,
     )
     found = {s.candidate.blob: s for s in kept}
+    on_mask = coverage(frame.mask, [(c.quad + 0.5) / frame.scale - 0.5 for c in candidates])
     out: list[Scored] = []
-    for row in rows:
+    gone: set[int] = set()
+    for row, held in zip(rows, holders, strict=True):
         pieces = [found.get(-1 - k) for k in row]
+        if not all(s is not None for s in pieces):
+            pieces = _backs_on_the_mask(scoring, [readings[k] for k in row], on_mask[row], size_at)
         if all(s is not None for s in pieces):
             out += [s for s in pieces if s is not None and clear_of(s.candidate.center, out)]
+            gone |= held
+    return [s for s in chosen if id(s) not in gone] + out
+
+
+def _held_by_discs(
+    place: np.ndarray, chosen: list[Scored], scoring: Scoring, step: float
+) -> list[Scored] | None:
+    """The chosen pieces lying on a row's place (none if it is free), or None where
+    one of them may be what lies there: a token, a clear tile (``sure_tile_min``), or
+    anything but a disc of a token's size. A row's small back cut off its place
+    matches a round tile's figure better than a back, though poorly, and is chosen as
+    that tile (0.65-0.66); a round tile matches clearly, and may lie in a line of
+    tiles read as tokens (a purple vampire, 0.90, between two tiles read as a token
+    and a back)."""
+    on = [s for s in chosen if not clear_of(place, [s])]
+    low, high = _ROW_HELD_SIZES
+    sure = scoring.config.sure_tile_min
+    if all(
+        s.candidate.round
+        and not scoring.is_token(s)
+        and s.score < sure
+        and low <= s.candidate.side / step <= high
+        for s in on
+    ):
+        return on
+    return None
+
+
+def _backs_on_the_mask(
+    scoring: Scoring, pieces: list[Scored], on_mask: np.ndarray, size_at: SizeModel
+) -> list[Scored | None]:
+    """A row's places between two read tokens, kept as backs though they match
+    poorly, where the object mask holds every place and each reads as a back.
+
+    A small back's fine rings are wiped out by the blur (23 px backs at their very
+    places: 0.41-0.59), so no clear match can be asked of them; but where the mask
+    holds every place something lies there, and by the rules a row's middle lies
+    face down. Over cloth (the mask empty) a place is kept only on a clear match as
+    before. Each must still read as a back at :data:`_ROW_BACK_MIN` and be turned
+    down for its match alone, if at all."""
+    out: list[Scored | None] = []
+    for s, share in zip(pieces, on_mask, strict=True):
+        reason = scoring.rejection(s, size_at(s.candidate.center))
+        fits = reason is None or reason.startswith(("no match", "ambiguous"))
+        ok = share >= _ROW_ON_MASK and scoring.is_back(s.group) and s.score >= _ROW_BACK_MIN
+        out.append(s if ok and fits else None)
     return out
 
 
