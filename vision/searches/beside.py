@@ -321,7 +321,7 @@ def row_gaps(
         outline=False,
     )
     found = {s.candidate.blob: s for s in kept}
-    on_mask = coverage(frame.mask, [(c.quad + 0.5) / frame.scale - 0.5 for c in candidates])
+    on_mask = coverage(frame.mask, [to_work(c.quad, frame.scale) for c in candidates])
     out: list[Scored] = []
     gone: set[int] = set()
     for row, held in zip(rows, holders, strict=True):
