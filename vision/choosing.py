@@ -133,7 +133,13 @@ def choose(
             # turned down as cut here (a pale token at a row's end, cut off its
             # place by the row's split and matched under the least, lies clearly
             # on the row's lattice), unless its whole split was turned down
-            better = best_in_place(s, in_blob[s.candidate.blob])
+            # (a piece its split reads as it should keeps its kind: a token's face
+            # drawn as a tile's, a ring of beads round a dark middle, is read as a
+            # tile by another split at the row's end and as a token in the row's)
+            kin = in_blob[s.candidate.blob]
+            if reason is None:
+                kin = [o for o in kin if scoring.is_token(o) == scoring.is_token(s)]
+            better = best_in_place(s, kin)
             side = size_at(better.candidate.center) if size_at else None
             clear = better.score >= scoring.config.size_anchor_score
             clear = clear and not scoring.rejection(better, side)
