@@ -18,7 +18,7 @@ Part of stage 4 of :mod:`vision.recogniser`.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -41,8 +41,10 @@ LEAST_BLUR = 1.5
 #: Pieces matching a face at least this well keep their reading, and tell the photo's
 #: blur (a clear match: its face is known, so how soft the piece is can be read).
 _CLEAR = 0.8
-#: ...at least this many of them, else the photo's blur is not judged.
+#: ...at least this many of them, else the photo's blur is not judged; the best this
+#: many of them judge it.
 _CLEAR_PIECES = 3
+_MOST_CLEAR = 12
 
 
 def _round_faces(model: AppearanceModel) -> tuple[list[np.ndarray], list[int]]:
@@ -64,92 +66,82 @@ def _round_faces(model: AppearanceModel) -> tuple[list[np.ndarray], list[int]]:
     return faces, groups
 
 
-def blurred_columns(
-    model: AppearanceModel, bank: TemplateBank, blur: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class BlurredBank:
     """The round bank's core templates (every face in every turn, no extra turn or
-    scale) made from the faces blurred by ``blur`` px of the patch, as columns, with
-    each one's group and turn: made once per bank and blur."""
-    key = ("blurred core", blur)
+    scale) made from the faces blurred by each of :data:`BLURS`."""
+
+    rows: np.ndarray  # B×T×D: per blur, unit rows (a group's rows side by side)
+    kept: np.ndarray  # B×T: per blur, each template's :func:`kept_share`
+    turn: np.ndarray  # T
+    members: dict[int, slice]  # group: its templates (rows sorted by group)
+
+    def per_group(self, similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """Each group's best similarity (N×G) and the turn that gave it, from N rows
+        of similarities with every template; and the groups, in column order."""
+        groups = list(self.members)
+        best = np.empty((len(similarity), len(groups)), np.float32)
+        turns = np.empty((len(similarity), len(groups)))
+        for k, g in enumerate(groups):
+            own = self.members[g]
+            arg = similarity[:, own].argmax(axis=1)
+            best[:, k] = similarity[np.arange(len(similarity)), own.start + arg]
+            turns[:, k] = self.turn[own.start + arg]
+        return best, turns, groups
+
+
+def blurred_bank(model: AppearanceModel, bank: TemplateBank) -> BlurredBank:
+    """The :class:`BlurredBank` of a round bank: made once and kept with the bank."""
+    key = "blurred core"
     if key not in bank.zoomed:
         patch = bank.mask.shape[0]
         turns = np.unique(bank.turn[bank.core])
-        patches, groups, turn_of = [], [], []
+        cuts, groups, turn_of = [], [], []
         for face, group in zip(*_round_faces(model), strict=True):
             flat = flatten_alpha(face)
             h, w = flat.shape[:2]
             for turn in turns:
                 cut = rectify(flat, _turned_quad(w, h, float(turn), 1.0), patch)
-                cut = cut.astype(np.float32)
-                patches.append(cv2.GaussianBlur(cut, (0, 0), blur) if blur > 0 else cut)
+                cuts.append(cut.astype(np.float32))
                 groups.append(group)
                 turn_of.append(float(turn))
-        vectors = structure_vectors(np.stack(patches), bank.mask)
-        bank.zoomed[key] = (
-            np.ascontiguousarray(vectors.T),
-            np.array(groups),
-            np.array(turn_of),
+        order = np.argsort(groups, kind="stable")  # each group's rows side by side
+        cuts = [cuts[k] for k in order]
+        group_arr = np.array(groups)[order]
+        rows = np.stack(
+            [
+                structure_vectors(
+                    np.stack([cv2.GaussianBlur(c, (0, 0), blur) if blur > 0 else c for c in cuts]),
+                    bank.mask,
+                )
+                for blur in BLURS
+            ]
+        )
+        members = {}
+        for g in np.unique(group_arr):
+            own = np.flatnonzero(group_arr == g)
+            members[int(g)] = slice(int(own[0]), int(own[-1]) + 1)
+        bank.zoomed[key] = BlurredBank(
+            rows=np.ascontiguousarray(rows),
+            kept=np.stack([kept_share(rows[0], r) for r in rows]),
+            turn=np.array(turn_of)[order],
+            members=members,
         )
     return bank.zoomed[key]
 
 
 def prepare(model: AppearanceModel, token_groups: np.ndarray) -> None:
-    """The blurred templates made when the recogniser is built (about 0.3 s a blur
-    for a round set), not on the first frame that asks for them."""
-    bank = model.round
-    if bank is None or not token_groups.any():
-        return
-    for blur in BLURS:
-        blurred_columns(model, bank, blur)
-
-
-def _best_two(
-    similarity: np.ndarray, groups: np.ndarray, turns: np.ndarray
-) -> tuple[int, float, float, int, float, float]:
-    """The best group, its turn and score, and the runner-up's, from one row of
-    similarities with every template."""
-    per_group: dict[int, tuple[float, float]] = {}
-    for g in np.unique(groups):
-        own = np.flatnonzero(groups == g)
-        k = own[int(np.argmax(similarity[own]))]
-        per_group[int(g)] = (float(similarity[k]), float(turns[k]))
-    ranked = sorted(per_group, key=lambda g: -per_group[g][0])
-    best = ranked[0]
-    runner = ranked[1] if len(ranked) > 1 else -1
-    runner_score, runner_turn = per_group[runner] if runner >= 0 else (-1.0, 0.0)
-    return best, per_group[best][1], per_group[best][0], runner, runner_turn, runner_score
-
-
-def photo_blur(scoring: Scoring, pieces: list[Scored]) -> float | None:
-    """The photo's blur in frame pixels, read from its clear matches: for each, the
-    blur of :data:`BLURS` under which its own face fits it best, taken back to the
-    frame's pixels by its size; their median. None with too few clear matches.
-
-    The blur is the frame's, not the piece's own choice: a piece free to pick its
-    blur picks the one that makes it fit, and a softened back (a dark disc with a pale
-    middle) fits a die or a print's disc as well (vesper's dice read as backs at 0.9)."""
-    bank = scoring.model.round
-    clear = [s for s in pieces if s.candidate.round and s.score >= _CLEAR]
-    if bank is None or len(clear) < _CLEAR_PIECES:
-        return None
-    vectors = structure_vectors(np.stack([s.patch for s in clear]), bank.mask)
-    tables = [blurred_columns(scoring.model, bank, blur) for blur in BLURS]
-    blurs = []
-    for row, s in enumerate(clear):
-        fits = [
-            float((vectors[row] @ columns[:, groups == s.group]).max())
-            for columns, groups, _ in tables
-        ]
-        patch_blur = BLURS[int(np.argmax(fits))]
-        blurs.append(patch_blur * s.candidate.side / bank.mask.shape[0])
-    return float(np.median(blurs))
+    """The blurred templates made when the recogniser is built (about a second for a
+    round set), not on the first frame that asks for them."""
+    if model.round is not None and token_groups.any():
+        blurred_bank(model, model.round)
 
 
 def kept_share(sharp: np.ndarray, blurred: np.ndarray) -> np.ndarray:
-    """Per template (column), how much of its sharp structure its blurred version
+    """Per template (row), how much of its sharp structure its blurred version
     keeps (their correlation): a back drawn in a thin spiral keeps 0.81 at a blur of
     2 px of the patch, a plain face's coarse figure 0.95."""
-    return np.maximum((sharp * blurred).sum(axis=0), 1e-3)
+    return np.maximum((sharp * blurred).sum(axis=1), 1e-3)
 
 
 def bounded(blurred: np.ndarray, sharp: np.ndarray, kept: np.ndarray) -> np.ndarray:
@@ -160,6 +152,38 @@ def bounded(blurred: np.ndarray, sharp: np.ndarray, kept: np.ndarray) -> np.ndar
     (a die, a pale square, matches a softened back's diamond outline better than its
     sharp one: vesper's dice 0.61 -> 0.80), and this leaves such a gain out."""
     return np.minimum(blurred, sharp / kept)
+
+
+def photo_blur(scoring: Scoring, pieces: list[Scored]) -> float | None:
+    """The photo's blur in frame pixels, read from its clear matches (the best
+    :data:`_MOST_CLEAR`): for each, the blur of :data:`BLURS` under which its own face
+    (its group's faces, turned as it was read, a step either way) fits it best, taken
+    back to the frame's pixels by its size; their median. None with too few clear
+    matches.
+
+    The blur is the frame's, not the piece's own choice: a piece free to pick its
+    blur picks the one that makes it fit, and a softened back (a dark disc with a pale
+    middle) fits a die or a print's disc as well (vesper's dice read as backs at 0.9)."""
+    bank = scoring.model.round
+    clear = [s for s in pieces if s.candidate.round and s.score >= _CLEAR]
+    if bank is None or len(clear) < _CLEAR_PIECES:
+        return None
+    clear = sorted(clear, key=lambda s: -s.score)[:_MOST_CLEAR]
+    blurred = blurred_bank(scoring.model, bank)
+    vectors = structure_vectors(np.stack([s.patch for s in clear]), bank.mask)
+    step = scoring.config.round_rotation_step_deg
+    patch_blur = []
+    for vector, s in zip(vectors, clear, strict=True):
+        own = blurred.members.get(s.group)
+        if own is None:
+            continue
+        off = np.abs((blurred.turn[own] - s.turn + 180.0) % 360.0 - 180.0)
+        near = own.start + np.flatnonzero(off <= step * 1.01)
+        fits = (blurred.rows[:, near] @ vector).max(axis=1)
+        patch_blur.append(BLURS[int(np.argmax(fits))] * s.candidate.side)
+    if not patch_blur:
+        return None
+    return float(np.median(patch_blur)) / bank.mask.shape[0]
 
 
 def _nearest_blur(blur: float) -> int:
@@ -182,8 +206,9 @@ def _worth_a_look(scoring: Scoring, s: Scored) -> bool:
 def blur_matched(scoring: Scoring, pieces: list[Scored]) -> list[Scored]:
     """Each token-like piece short of a clear match (:func:`_worth_a_look`) matched
     against the whole round bank blurred as the photo (:func:`photo_blur`) blurs a
-    piece of its size; where a token's face then leads and reads better than the
-    piece did, the piece takes that reading."""
+    piece of its size, each match no better than :func:`bounded` allows; where a
+    token's face then leads and reads better than the piece did, the piece takes
+    that reading."""
     bank = scoring.model.round
     looked = [i for i, s in enumerate(pieces) if _worth_a_look(scoring, s)]
     if bank is None or not looked:
@@ -192,27 +217,50 @@ def blur_matched(scoring: Scoring, pieces: list[Scored]) -> list[Scored]:
     if frame_blur is None:
         return pieces
     patch_px = bank.mask.shape[0]
-    levels = {i: _nearest_blur(frame_blur * patch_px / pieces[i].candidate.side) for i in looked}
-    looked = [i for i in looked if BLURS[levels[i]] >= LEAST_BLUR]
-    if not looked:
+    levels: dict[int, list[int]] = {}
+    for i in looked:
+        level = _nearest_blur(frame_blur * patch_px / pieces[i].candidate.side)
+        if BLURS[level] >= LEAST_BLUR:
+            levels.setdefault(level, []).append(i)
+    if not levels:
         return pieces
-    vectors = structure_vectors(np.stack([pieces[i].patch for i in looked]), bank.mask)
-    sharp, _, _ = blurred_columns(scoring.model, bank, 0.0)
+    blurred = blurred_bank(scoring.model, bank)
+    tokens = np.concatenate(
+        [
+            np.arange(own.start, own.stop)
+            for g, own in blurred.members.items()
+            if scoring.token_groups[g]
+        ]
+    )
     out = list(pieces)
-    for row, i in enumerate(looked):
-        s = pieces[i]
-        columns, groups, turns = blurred_columns(scoring.model, bank, BLURS[levels[i]])
-        scores = bounded(vectors[row] @ columns, vectors[row] @ sharp, kept_share(sharp, columns))
-        group, turn, score, runner, runner_turn, runner_score = _best_two(scores, groups, turns)
-        if not scoring.token_groups[group] or score <= s.score:
+    for level, batch in levels.items():
+        vectors = structure_vectors(np.stack([pieces[i].patch for i in batch]), bank.mask)
+        # a token's face can gain at most its sharp match over what blur keeps of it:
+        # the pieces that cannot pass their reading so are left out of the whole product
+        sharp = vectors @ blurred.rows[0, tokens].T
+        reach = (sharp / blurred.kept[level, tokens]).max(axis=1)
+        rise = [k for k, i in enumerate(batch) if reach[k] > pieces[i].score]
+        if not rise:
             continue
-        match = StructureMatch(
-            group=group,
-            turn=turn,
-            score=score,
-            margin=score - runner_score,
-            runner=runner,
-            runner_turn=runner_turn,
+        batch, vectors = [batch[k] for k in rise], vectors[rise]
+        scores = bounded(
+            vectors @ blurred.rows[level].T, vectors @ blurred.rows[0].T, blurred.kept[level]
         )
-        out[i] = replace(s, match=match)
+        best, turns, groups = blurred.per_group(scores)
+        order = np.argsort(-best, axis=1)
+        for row, i in enumerate(batch):
+            s = pieces[i]
+            first, second = order[row, 0], order[row, 1]
+            group, score = groups[first], float(best[row, first])
+            if not scoring.token_groups[group] or score <= s.score:
+                continue
+            match = StructureMatch(
+                group=group,
+                turn=float(turns[row, first]),
+                score=score,
+                margin=score - float(best[row, second]),
+                runner=groups[second],
+                runner_turn=float(turns[row, second]),
+            )
+            out[i] = replace(s, match=match)
     return out
