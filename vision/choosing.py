@@ -133,12 +133,16 @@ def choose(
             # turned down as cut here (a pale token at a row's end, cut off its
             # place by the row's split and matched under the least, lies clearly
             # on the row's lattice), unless its whole split was turned down
-            # (a piece its split reads as it should keeps its kind: a token's face
-            # drawn as a tile's, a ring of beads round a dark middle, is read as a
-            # tile by another split at the row's end and as a token in the row's)
+            # (a token its split passes stays a token: its row's split told it from a
+            # tile by the tokens beside it, which another split's "tile" there was
+            # never judged by; rosary seed 2024 #11: a token's face drawn as the
+            # tiles are, beads round a dark middle, cut at the row's end as a garlic
+            # tile (0.93) by a split whose other pieces all failed. A tile its split
+            # passes may still be a token another split read better: a token with
+            # a ring of table round it reads as a tile whose face is a ring)
             kin = in_blob[s.candidate.blob]
-            if reason is None:
-                kin = [o for o in kin if scoring.is_token(o) == scoring.is_token(s)]
+            if reason is None and scoring.is_token(s):
+                kin = [o for o in kin if scoring.is_token(o)]
             better = best_in_place(s, kin)
             side = size_at(better.candidate.center) if size_at else None
             clear = better.score >= scoring.config.size_anchor_score

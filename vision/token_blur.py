@@ -193,29 +193,42 @@ def _nearest_blur(blur: float) -> int:
 
 def _worth_a_look(scoring: Scoring, s: Scored) -> bool:
     """A round piece that reads as a token, or has one as its runner-up, short of a
-    clear match."""
+    clear match (``size_anchor_score``: the least a row's end, a size anchor, or a
+    piece that is no print must match). A piece matching clearly keeps its sharp
+    reading: the thresholds above that one (a token alone, a face in a row's middle)
+    were judged on sharp matches, and a few hundredths of gain lifted dice and a card's
+    print over the least a token alone must match (0.76-0.79 -> 0.81, on six sets)."""
     m = s.match
     tokens = scoring.token_groups
     return (
         s.candidate.round
-        and scoring.config.align_min_score <= s.score < _CLEAR
+        and scoring.config.align_min_score <= s.score < scoring.config.size_anchor_score
         and (bool(tokens[m.group]) or (m.runner >= 0 and bool(tokens[m.runner])))
     )
 
 
-def blur_matched(scoring: Scoring, pieces: list[Scored]) -> list[Scored]:
+def blur_matched(
+    scoring: Scoring, pieces: list[Scored], middles: frozenset[int] = frozenset()
+) -> tuple[list[Scored], frozenset[int]]:
     """Each token-like piece short of a clear match (:func:`_worth_a_look`) matched
     against the whole round bank blurred as the photo (:func:`photo_blur`) blurs a
     piece of its size, each match no better than :func:`bounded` allows; where a
     token's face then leads and reads better than the piece did, the piece takes
-    that reading."""
+    that reading. ``middles`` (pieces on a token row's places, by ``id``) is returned
+    with the pieces that took a new reading in place of the old.
+
+    Run after the rows are cut from their clear ends
+    (:func:`vision.token_row_cuts.rows_from_ends`), which takes a row's clear pieces
+    as its ends: a back lifted to a clear match in a row's middle there made it an
+    end, and the row was cut between the wrong two (diagonal seed 7 #9 lost a back).
+    The row's new places are matched here too."""
     bank = scoring.model.round
     looked = [i for i, s in enumerate(pieces) if _worth_a_look(scoring, s)]
     if bank is None or not looked:
-        return pieces
+        return pieces, middles
     frame_blur = photo_blur(scoring, pieces)
     if frame_blur is None:
-        return pieces
+        return pieces, middles
     patch_px = bank.mask.shape[0]
     levels: dict[int, list[int]] = {}
     for i in looked:
@@ -223,7 +236,7 @@ def blur_matched(scoring: Scoring, pieces: list[Scored]) -> list[Scored]:
         if BLURS[level] >= LEAST_BLUR:
             levels.setdefault(level, []).append(i)
     if not levels:
-        return pieces
+        return pieces, middles
     blurred = blurred_bank(scoring.model, bank)
     tokens = np.concatenate(
         [
@@ -263,4 +276,6 @@ def blur_matched(scoring: Scoring, pieces: list[Scored]) -> list[Scored]:
                 runner_turn=float(turns[row, second]),
             )
             out[i] = replace(s, match=match)
-    return out
+            if id(s) in middles:
+                middles = middles | {id(out[i])}
+    return out, middles

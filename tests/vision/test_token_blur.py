@@ -76,10 +76,10 @@ def test_a_finely_drawn_back_on_a_soft_photo_reads_as_the_back(rosary):
     # their reading
     tiles = _clear_tiles(rosary, 1.8, 44.0)
     back = _piece(rosary, rosary.tileset.token_back, 2.5, 34.0, 0.55)
-    out = blur_matched(rosary.scoring, [*tiles, back])
+    out, _ = blur_matched(rosary.scoring, [*tiles, back])
     assert out[:5] == tiles
     assert rosary.scoring.is_back(out[5].group) and out[5].score > 0.65
-    assert blur_matched(rosary.scoring, [*_clear_tiles(rosary, 0.0, 44.0), back])[5] is back
+    assert blur_matched(rosary.scoring, [*_clear_tiles(rosary, 0.0, 44.0), back])[0][5] is back
 
 
 def test_a_row_of_finely_drawn_backs_on_a_soft_photo_is_read(rosary):
