@@ -38,6 +38,13 @@ BLURS = (0.0, 0.5, 1.0, 1.5, 2.0, 2.5)
 #: threshold by chance (orbit seed 2024 #7: a card's print 0.79 -> 0.81, over the
 #: least a token alone must match).
 LEAST_BLUR = 1.5
+#: Templates that keep at least this share of their structure under a piece's blur
+#: keep their sharp match: a face drawn coarser than the photo's blur (every token of
+#: nocturne, lantern, ember at up to 2.5 px: 0.91-0.98) gains a few hundredths at most,
+#: within the match's noise, which only moved pieces across a threshold (ember: a
+#: print 0.63 -> 0.65, a row's faces 0.68 -> 0.70, a clear match); rosary's spiral back
+#: keeps 0.81 at 2 px, banner's and seal's two-ring backs 0.71, sticker's rings 0.52.
+KEPT_MAX = 0.9
 #: Pieces matching a face at least this well keep their reading, and tell the photo's
 #: blur (a clear match: its face is known, so how soft the piece is can be read).
 _CLEAR = 0.8
@@ -76,18 +83,19 @@ class BlurredBank:
     turn: np.ndarray  # T
     members: dict[int, slice]  # group: its templates (rows sorted by group)
 
-    def per_group(self, similarity: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[int]]:
-        """Each group's best similarity (N×G) and the turn that gave it, from N rows
-        of similarities with every template; and the groups, in column order."""
+    def per_group(
+        self, similarity: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int]]:
+        """Each group's best similarity (N×G), the template that gave it and its turn,
+        from N rows of similarities with every template; and the groups, in order."""
         groups = list(self.members)
         best = np.empty((len(similarity), len(groups)), np.float32)
-        turns = np.empty((len(similarity), len(groups)))
+        index = np.empty((len(similarity), len(groups)), int)
         for k, g in enumerate(groups):
             own = self.members[g]
-            arg = similarity[:, own].argmax(axis=1)
-            best[:, k] = similarity[np.arange(len(similarity)), own.start + arg]
-            turns[:, k] = self.turn[own.start + arg]
-        return best, turns, groups
+            index[:, k] = own.start + similarity[:, own].argmax(axis=1)
+            best[:, k] = similarity[np.arange(len(similarity)), index[:, k]]
+        return best, index, self.turn[index], groups
 
 
 def blurred_bank(model: AppearanceModel, bank: TemplateBank) -> BlurredBank:
@@ -148,10 +156,11 @@ def bounded(blurred: np.ndarray, sharp: np.ndarray, kept: np.ndarray) -> np.ndar
     """A piece's match with each blurred template, no better than its match with the
     sharp one allows: a photo of the face blurred so matches the sharp template at
     about ``kept`` of its match with the blurred one, so the sharp match over ``kept``
-    is what the blur explains. A blurred template also forgives what the piece lacks
+    is what the blur explains; a template that keeps :data:`KEPT_MAX` or more keeps
+    its sharp match. A blurred template also forgives what the piece lacks
     (a die, a pale square, matches a softened back's diamond outline better than its
     sharp one: vesper's dice 0.61 -> 0.80), and this leaves such a gain out."""
-    return np.minimum(blurred, sharp / kept)
+    return np.where(kept < KEPT_MAX, np.minimum(blurred, sharp / kept), sharp)
 
 
 def photo_blur(scoring: Scoring, pieces: list[Scored]) -> float | None:
@@ -259,14 +268,15 @@ def blur_matched(
         scores = bounded(
             vectors @ blurred.rows[level].T, vectors @ blurred.rows[0].T, blurred.kept[level]
         )
-        best, turns, groups = blurred.per_group(scores)
+        best, index, turns, groups = blurred.per_group(scores)
         order = np.argsort(-best, axis=1)
         for row, i in enumerate(batch):
             s = pieces[i]
             first, second = order[row, 0], order[row, 1]
             group, score = groups[first], float(best[row, first])
-            if not scoring.token_groups[group] or score <= s.score:
-                continue
+            by_blur = blurred.kept[level, index[row, first]] < KEPT_MAX
+            if not (by_blur and scoring.token_groups[group]) or score <= s.score:
+                continue  # (a sharp template's match, cut a little otherwise, is no news)
             match = StructureMatch(
                 group=group,
                 turn=float(turns[row, first]),

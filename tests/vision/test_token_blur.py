@@ -67,6 +67,8 @@ def test_a_blur_gains_a_piece_no_more_than_its_sharp_match_allows():
     sharp = np.array([0.72, 0.6, 0.2])
     kept = np.array([0.8, 0.8, 0.8])
     assert bounded(blurred, sharp, kept) == pytest.approx([0.9, 0.75, 0.25])
+    # a coarse face, which the blur leaves nearly whole, keeps its sharp match
+    assert bounded(blurred, sharp, np.array([0.95, 0.8, 0.95])) == pytest.approx([0.72, 0.75, 0.2])
 
 
 def test_a_finely_drawn_back_on_a_soft_photo_reads_as_the_back(rosary):
