@@ -8,11 +8,16 @@ shows, yet it weighs in the sharp template as much as the coarse parts that do s
 and a token cut right matches its own back at 0.55 where a sharp photo of it matches
 0.9 (`rosary` seed 2024 #11: 34 px tokens under a blur of 1.5 px, a row of four backs
 turned down). The template the photo would match best is the face blurred as the photo
-is (the matched filter for a blurred signal): of a few blurs, the one under which the
-piece's best face fits it best stands for the photo's blur there, as the naming stage
-judges hearts (:data:`vision.colour.FACE_BLURS`). Every face of the bank, tiles too, is
-blurred alike, so a piece changes its reading only where a token's face leads at that
-blur and reads better than the piece did: tiles keep the sharp reading they had.
+is (the matched filter for a blurred signal). How blurred the photo is, is read from its
+clear matches (:func:`photo_blur`: the blur under which each one's own face fits it
+best, in frame pixels, as the naming stage judges hearts by
+:data:`vision.colour.FACE_BLURS`), and each poor token-like piece is matched against
+every face of the round bank, tiles too, blurred as that blur softens a piece of its
+size. A match may rise only as far as blur explains (:func:`bounded`): a blurred
+template also forgives what a piece lacks, and a die read as a softened back rose from
+0.61 to 0.80. Only faces that blur takes a tenth or more of (:data:`KEPT_MAX`) read
+so; a piece changes its reading only where a token's face then leads and reads better
+than the piece did, so tiles keep the sharp reading they had.
 Part of stage 4 of :mod:`vision.recogniser`.
 """
 
