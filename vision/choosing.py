@@ -22,6 +22,7 @@ from vision.pieces import (
     best_in_place,
     blob_centre,
     clear_of,
+    distance,
     grouped_by_split,
     one_per_place,
     split_value,
@@ -133,7 +134,17 @@ def choose(
             # turned down as cut here (a pale token at a row's end, cut off its
             # place by the row's split and matched under the least, lies clearly
             # on the row's lattice), unless its whole split was turned down
-            better = best_in_place(s, in_blob[s.candidate.blob])
+            # (a token its split passes beside another stays a token: its row's split
+            # told it from a tile by the tokens beside it, which another split's "tile" there was
+            # never judged by; rosary seed 2024 #11: a token's face drawn as the
+            # tiles are, beads round a dark middle, cut at the row's end as a garlic
+            # tile (0.93) by a split whose other pieces all failed. A tile its split
+            # passes may still be a token another split read better: a token with
+            # a ring of table round it reads as a tile whose face is a ring)
+            kin = in_blob[s.candidate.blob]
+            if reason is None and _in_a_token_row(scoring, s, members, reasons):
+                kin = [o for o in kin if scoring.is_token(o)]
+            better = best_in_place(s, kin)
             side = size_at(better.candidate.center) if size_at else None
             clear = better.score >= scoring.config.size_anchor_score
             clear = clear and not scoring.rejection(better, side)
@@ -149,6 +160,23 @@ def choose(
     chosen, doubles = one_per_place(chosen)
     rejected += doubles
     return chosen, rejected, size_at, turned_down
+
+
+def _in_a_token_row(
+    scoring: Scoring, s: Scored, members: list[Scored], reasons: list[str | None]
+) -> bool:
+    """Whether ``s`` reads as a token and another token its split passes touches it
+    (lies within 1.5 of its side): a token in a row, not a lone "token" a tile's size
+    that a better cut elsewhere reads as the tile it is (ember seed 2024 #9)."""
+    if not scoring.is_token(s):
+        return False
+    return any(
+        o is not s
+        and r is None
+        and scoring.is_token(o)
+        and distance(o.candidate.center, s.candidate.center) < 1.5 * s.candidate.side
+        for o, r in zip(members, reasons, strict=True)
+    )
 
 
 def _outlined_tokens(

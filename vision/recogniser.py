@@ -41,6 +41,7 @@ from vision import (
     doubts,
     kinds,
     matching,
+    token_blur,
     token_row_cuts,
     token_scale,
     token_sides,
@@ -122,6 +123,7 @@ class Recogniser:
         scored = kinds.tokens_fitted(scoring, frame, scored)
         scored = token_sides.faces_told_from_backs(scoring, scored)
         scored, middles = token_row_cuts.rows_from_ends(scoring, frame, scored)
+        scored, middles = token_blur.blur_matched(scoring, scored, middles)
         scored += beside.complete_blocks(scoring, frame, scored)
         scored += block_refit.refitted_blocks(scoring, frame, scored, sizes)
         lap("structure")
@@ -193,6 +195,7 @@ def _prepare_banks(model: AppearanceModel, config: VisionConfig, token_groups: n
         matching.prepare_alignment(bank, config.patch_px, config.align_zooms, config.align_reach)
     if model.round is not None:
         token_scale.prepare(model.round, token_groups)
+        token_blur.prepare(model, token_groups)
 
 
 @functools.cache

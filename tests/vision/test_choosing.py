@@ -6,9 +6,13 @@ import numpy as np
 
 from vision.candidates import Candidate
 from vision.choosing import choose, in_heaps
+from vision.evaluate import evaluation_photo, score_photo
 from vision.matching import StructureMatch
 from vision.outlines import square_quad
 from vision.pieces import Scored
+from vision.recogniser import Recogniser
+from vision.synth.art import STYLES, make_tileset
+from vision.tileset import load_tileset, save_tileset
 
 
 def _tied_disc(recogniser, x: float, side: float, blob: int, split: int, cover: float) -> Scored:
@@ -144,3 +148,16 @@ def test_a_split_covering_little_of_its_blob_is_turned_down_without_rims_all_rou
             round_recogniser.scoring, None, pair, None, outlined=outlined
         )
         assert chosen == [] and len(rejected) == 2
+
+
+def test_a_lone_token_reading_gives_way_to_the_tile_a_better_cut_reads_there(tmp_path):
+    # hard level, the tenth photo of the held-out `ember` style: a tile read as a
+    # back (0.66) by one split, with no token of its split beside it, is the tile a
+    # better cut at its place reads; only a token in a row (another token of its split
+    # touching it) keeps its kind against such a cut (see test_token_blur for that side)
+    save_tileset(make_tileset(STYLES["ember"]), tmp_path / "ember")
+    tileset = load_tileset(tmp_path / "ember")
+    photo = evaluation_photo(tileset, 2024, 2, 9)
+    score = score_photo(photo, Recogniser(tileset).detect(photo.image), 2, 9)
+    assert score.tiles_right == score.tiles == 15
+    assert score.token_false_positives == 0
