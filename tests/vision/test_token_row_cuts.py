@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
+from vision.candidates import Candidate
 from vision.evaluate import evaluation_photo
 from vision.recogniser import Recogniser
 from vision.synth.art import STYLES as ART_STYLES
@@ -11,6 +14,7 @@ from vision.synth.art import make_tileset
 from vision.synth.check_styles import check_set
 from vision.synth.regression import reencoded
 from vision.tileset import load_tileset, save_tileset
+from vision.token_row_cuts import _within_frame
 
 
 def _row_read(tmp_path, style: str, seed: int, index: int, near: tuple[float, float], reach: float):
@@ -86,3 +90,13 @@ def test_a_clear_round_tile_between_two_tiles_read_as_tokens_stays_a_tile(tmp_pa
     (truth,) = [t for t in photo.tiles if np.hypot(*np.subtract(t.center, (577, 594))) < 10]
     read = [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, truth.center)) < 10]
     assert read == [truth.tile]
+
+
+def test_a_token_the_frames_edge_cuts_off_cannot_vouch_for_a_row():
+    # a hand's pale skin at the frame's corner, cut as a disc half off the frame,
+    # matched a plain white face; a row laid from it crossed the hand
+    frame = SimpleNamespace(image=np.zeros((720, 1280, 3), np.uint8))
+    inside = np.array([[100, 100], [150, 100], [150, 150], [100, 150]], np.float32)
+    assert _within_frame(Candidate(inside, True, 0, 0), frame)
+    assert not _within_frame(Candidate(inside - 120, True, 0, 0), frame)
+    assert not _within_frame(Candidate(inside + [1150, 0], True, 0, 0), frame)
