@@ -99,4 +99,4 @@ def test_a_token_the_frames_edge_cuts_off_cannot_vouch_for_a_row():
     inside = np.array([[100, 100], [150, 100], [150, 150], [100, 150]], np.float32)
     assert _within_frame(Candidate(inside, True, 0, 0), frame)
     assert not _within_frame(Candidate(inside - 120, True, 0, 0), frame)
-    assert not _within_frame(Candidate(inside + [1150, 0], True, 0, 0), frame)
+    assert not _within_frame(Candidate(inside + np.float32([1150, 0]), True, 0, 0), frame)
