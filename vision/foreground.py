@@ -676,7 +676,7 @@ def _shaped_like_pieces(objects: np.ndarray) -> np.ndarray:
 
 
 def cloth_breaks(
-    labels: np.ndarray, cells: list[ColourPieces], band: np.ndarray, mixed: np.ndarray | None = None
+    labels: np.ndarray, cells: list[ColourPieces], band: np.ndarray, mixed: np.ndarray
 ) -> tuple[np.ndarray, float, list[np.ndarray]] | None:
     """Where a checked cloth stops repeating itself (0/255, at the scale of ``labels``),
     its cells' area and its two period fields; None where no regular lattice is read.
@@ -697,26 +697,12 @@ def cloth_breaks(
         return None
     fields, cell = found
     labels = np.ascontiguousarray(labels)  # remapped four times
-    h, w = labels.shape
-    xs = np.arange(w, dtype=np.float32)[None, :]
-    ys = np.arange(h, dtype=np.float32)[:, None]
-    broken = np.full((h, w), 255, np.uint8)
+    broken = np.full(labels.shape, 255, np.uint8)
     for coef in fields:
-        vx = coef[0, 0] + coef[1, 0] * xs + coef[2, 0] * ys
-        vy = coef[0, 1] + coef[1, 1] * xs + coef[2, 1] * ys
-        for sign in (1.0, -1.0):
-            # a period that leaves the frame keeps the pixel's own colour: no evidence
-            moved = cv2.remap(
-                labels,
-                xs + sign * vx,
-                ys + sign * vy,
-                cv2.INTER_NEAREST,
-                dst=labels.copy(),
-                borderMode=cv2.BORDER_TRANSPARENT,
-            )
+        # a period that leaves the frame keeps the pixel's own colour: no evidence
+        for moved in _both_ways(labels, coef, outside=None):
             cv2.bitwise_and(broken, cv2.compare(moved, labels, cv2.CMP_NE), dst=broken)
-    if mixed is not None:
-        cv2.bitwise_or(broken, _unalternating(labels, fields, band, mixed), dst=broken)
+    cv2.bitwise_or(broken, _unalternating(labels, fields, band, mixed), dst=broken)
     broken[labels == NO_COLOUR] = 255  # what is no cloth colour is no cloth
     return broken, cell, fields
 
@@ -748,11 +734,7 @@ def _unalternating(
     cloth into its palest colour, a deep shadow into its darkest (and the other cues
     find tiles of those: a pale ground by its missing colours, a dark one by its shape).
     """
-    rows, cols = _band_samples(band)
-    here = labels[rows, cols]
-    on_cloth = here != NO_COLOUR
-    points = np.column_stack([cols[on_cloth], rows[on_cloth]]).astype(np.float32)
-    here = here[on_cloth]
+    points, here = _cloth_samples(labels, *_band_samples(band))
     halves = [
         coef / 2 for coef in (fields[0], fields[1], fields[0] + fields[1], fields[0] - fields[1])
     ]
@@ -761,31 +743,43 @@ def _unalternating(
     if not alternating:
         return still
     still[:] = 255
-    h, w = labels.shape
-    xs = np.arange(w, dtype=np.float32)[None, :]
-    ys = np.arange(h, dtype=np.float32)[:, None]
     for coef in alternating:
-        vx = coef[0, 0] + coef[1, 0] * xs + coef[2, 0] * ys
-        vy = coef[0, 1] + coef[1, 1] * xs + coef[2, 1] * ys
         # either way along the axis: within half a period of a tile's edge one of the
         # two lands off the tile
         either = np.zeros(labels.shape, np.uint8)
-        for sign in (1.0, -1.0):
-            # a half-period that leaves the frame lands on another colour: no evidence
-            moved = cv2.remap(
-                labels,
-                xs + sign * vx,
-                ys + sign * vy,
-                cv2.INTER_NEAREST,
-                borderMode=cv2.BORDER_CONSTANT,
-                borderValue=NO_COLOUR,
-            )
+        # a half-period that leaves the frame lands on another colour: no evidence
+        for moved in _both_ways(labels, coef, outside=NO_COLOUR):
             cv2.bitwise_or(either, cv2.compare(moved, labels, cv2.CMP_EQ), dst=either)
         cv2.bitwise_and(still, either, dst=still)
     still[~mixed[labels]] = 0
     # the cloth's own seams, blurred between two colours, fail here and there a pixel
     # at a time; a ground laid wider than the cloth's cells fails over a patch
     return cv2.morphologyEx(still, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
+def _both_ways(labels: np.ndarray, coef: np.ndarray, outside: int | None) -> list[np.ndarray]:
+    """``labels`` as seen one period field ``coef`` away from each pixel, forwards and
+    backwards: where that leaves the frame, the label ``outside``, or the pixel's own
+    (None)."""
+    h, w = labels.shape
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    vx = coef[0, 0] + coef[1, 0] * xs + coef[2, 0] * ys
+    vy = coef[0, 1] + coef[1, 1] * xs + coef[2, 1] * ys
+    # a transparent border leaves the copy's own label where the shift leaves the frame
+    mode = cv2.BORDER_TRANSPARENT if outside is None else cv2.BORDER_CONSTANT
+    return [
+        cv2.remap(
+            labels,
+            xs + sign * vx,
+            ys + sign * vy,
+            cv2.INTER_NEAREST,
+            dst=labels.copy(),
+            borderMode=mode,
+            borderValue=0 if outside is None else outside,
+        )
+        for sign in (1.0, -1.0)
+    ]
 
 
 def break_objects(broken: np.ndarray, cell: float, seen: np.ndarray) -> np.ndarray | None:
@@ -846,10 +840,7 @@ def _cloth_lattice(
     checkerboard the diagonal is the period).
     """
     rows, cols = _band_samples(band)
-    here = labels[rows, cols]
-    on_cloth = here != NO_COLOUR
-    points = np.column_stack([cols[on_cloth], rows[on_cloth]]).astype(np.float32)
-    here = here[on_cloth]
+    points, here = _cloth_samples(labels, rows, cols)
     offers = [offer for offer in _cell_offers(cells, rows, cols) if offer[1] >= CELL_MIN_SIDE**2]
     stretch = _edge_stretches(points, labels.shape)
     for _, cell, centres in sorted(offers, key=lambda offer: -offer[0]):
@@ -896,6 +887,17 @@ def _untouched(objects: np.ndarray, others: np.ndarray | None) -> np.ndarray:
     touching[regions[others > 0]] = True
     touching[0] = True
     return np.where(touching[regions], 0, objects).astype(np.uint8)
+
+
+def _cloth_samples(
+    labels: np.ndarray, rows: np.ndarray, cols: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The sampled pixels (``rows``, ``cols``) that show a cloth colour, as x, y points,
+    and their labels."""
+    here = labels[rows, cols]
+    on_cloth = here != NO_COLOUR
+    points = np.column_stack([cols[on_cloth], rows[on_cloth]]).astype(np.float32)
+    return points, here[on_cloth]
 
 
 def _band_samples(band: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
