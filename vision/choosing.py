@@ -29,7 +29,7 @@ from vision.pieces import (
 )
 from vision.rectify import Pyramid
 from vision.results import RejectedCandidate
-from vision.scoring import Scoring
+from vision.scoring import Scoring, for_its_match_alone
 
 #: Why the pieces of a split mostly turned down are all turned down.
 _NOT_TILES = "part of something that is not tiles"
@@ -153,7 +153,7 @@ def choose(
             else:
                 c = s.candidate
                 rejected.append(RejectedCandidate(c.center, c.polygon(), reason))
-                again = readable and reason.startswith(("no match", "ambiguous"))
+                again = readable and for_its_match_alone(reason)
                 at = size_at(c.center) if size_at else None
                 if again or _lone_tile_in_doubt(scoring, members, reason, at):
                     turned_down.append(s)
@@ -239,12 +239,7 @@ def _middles_by_the_rules(
     (:func:`vision.token_rows.as_the_rules_allow`), and the row's ends are no longer
     turned down with a split mostly turned down."""
     return [
-        None
-        if id(s) in middles
-        and scoring.is_token(s)
-        and r is not None
-        and r.startswith(("no match", "ambiguous"))
-        else r
+        None if id(s) in middles and scoring.is_token(s) and for_its_match_alone(r) else r
         for s, r in zip(members, reasons, strict=True)
     ]
 

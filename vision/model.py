@@ -296,7 +296,7 @@ def _bank(
                 for scale in _JITTER_SCALES:
                     if extra and scale != 1.0:
                         continue  # one kind of error at a time keeps the bank small
-                    quad = _turned_quad(w, h, turn + extra, scale)
+                    quad = turned_quad(w, h, turn + extra, scale)
                     patches.append(rectify(flat, quad, patch))
                     group_index.append(group)
                     turn_of.append(float(turn))
@@ -324,7 +324,7 @@ def _bank(
     )
 
 
-def _turned_quad(width: int, height: int, turn_deg: float, scale: float) -> np.ndarray:
+def turned_quad(width: int, height: int, turn_deg: float, scale: float) -> np.ndarray:
     """The corners, in face pixels, of a view of the face turned by ``turn_deg``.
 
     Rectifying this quad gives the face as it looks after lying turned

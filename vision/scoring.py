@@ -34,6 +34,17 @@ CLEAR_LEAD = 0.08
 _SHIFT_STEP = 0.1
 
 
+#: The reasons :meth:`Scoring.rejection` gives a piece turned down for its match alone
+#: (its place, size and shape would do): such a piece may still be what lies there.
+MATCH_REASONS = ("no match", "ambiguous")
+
+
+def for_its_match_alone(reason: str | None) -> bool:
+    """Whether a piece was turned down (``reason``, :meth:`Scoring.rejection`) for its
+    match alone."""
+    return reason is not None and reason.startswith(MATCH_REASONS)
+
+
 class Scoring:
     """How pieces match the tile set and which of them are kept: built once from the
     model and the config, shared by every stage and search of a frame."""
@@ -271,6 +282,8 @@ class Scoring:
         return max(s.margin, 2 * share * CLEAR_LEAD)
 
     def rejection(self, s: Scored, side_px: float | None) -> str | None:
+        """Why ``s`` is no piece (one phrase, with the figure that decided it), or None;
+        a reason starting with one of :data:`MATCH_REASONS` is its match alone."""
         config = self.config
         is_token = self.is_token(s)
         least = config.accept_token_min if is_token else config.accept_structure_min

@@ -29,7 +29,7 @@ import cv2
 import numpy as np
 
 from vision.matching import StructureMatch
-from vision.model import AppearanceModel, TemplateBank, _turned_quad, structure_vectors
+from vision.model import AppearanceModel, TemplateBank, structure_vectors, turned_quad
 from vision.pieces import Scored
 from vision.rectify import flatten_alpha, rectify
 from vision.scoring import Scoring
@@ -114,7 +114,7 @@ def blurred_bank(model: AppearanceModel, bank: TemplateBank) -> BlurredBank:
             flat = flatten_alpha(face)
             h, w = flat.shape[:2]
             for turn in turns:
-                cut = rectify(flat, _turned_quad(w, h, float(turn), 1.0), patch)
+                cut = rectify(flat, turned_quad(w, h, float(turn), 1.0), patch)
                 cuts.append(cut.astype(np.float32))
                 groups.append(group)
                 turn_of.append(float(turn))

@@ -35,9 +35,10 @@ _ROW_PLACES_MIN = 0.3
 #: split (a row of three shows two beside its clear end).
 _FAR_END_PIECES = 2
 
-#: ...discs of the clear end's size: tokens are one size on the table, and a cut is
-#: sized to a tenth or so (a row of 23 px tokens' backs cut at 22-26 px).
-_FAR_END_SIZES = (0.75, 1.33)
+#: ...discs of a token's size (of the clear end's; of a row's step): tokens are one
+#: size on the table, and a cut is sized to a tenth or so (a row of 23 px tokens'
+#: backs cut at 22-26 px).
+TOKEN_SIZED = (0.75, 1.33)
 
 #: ...and kept only within this share of a step of the place it was cut at.
 _FAR_END_DRIFT = 0.35
@@ -86,7 +87,7 @@ def rows_from_ends(
     members: dict[tuple[int, int], list[int]] = {}
     for i, s in enumerate(scored):
         members.setdefault((s.candidate.blob, s.candidate.split), []).append(i)
-    members_all = scored
+    given = len(scored)  # the far ends found are appended after them
     scored = list(scored)
     found: list[Scored] = []
     old: list[int | None] = []  # the piece on each new cut's place, if any
@@ -127,16 +128,16 @@ def rows_from_ends(
         found += places
         old += on
         dropped.update(inside)
-        far_ends += [scored[e] for e in (a, b) if e >= len(members_all)]
+        far_ends += [scored[e] for e in (a, b) if e >= given]
     if not found:
-        return scored[: len(members_all)], frozenset()
+        return scored[:given], frozenset()
     kept = {
         o for o, s in zip(old, found, strict=True) if o is not None and scored[o].score >= s.score
     }
     new = [s for o, s in zip(old, found, strict=True) if o is None or o not in kept]
     new += far_ends
     middles = frozenset(id(s) for s in new) | frozenset(id(scored[o]) for o in kept)
-    before = scored[: len(members_all)]
+    before = scored[:given]
     return [s for i, s in enumerate(before) if i not in dropped or i in kept] + new, middles
 
 
@@ -162,7 +163,7 @@ def far_end(scoring: Scoring, frame: Frame, split: list[Scored], clear: Scored) 
     # a small back cut off its place may match a tile's figure better than a back
     # (such discs count where they are the clear end's size); a token cut small by
     # the mask still reads as a token
-    low, high = _FAR_END_SIZES
+    low, high = TOKEN_SIZED
     others = [
         s
         for s in split

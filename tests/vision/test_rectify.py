@@ -7,7 +7,7 @@ import numpy as np
 
 from companion.bitenight.tiles import Tile
 from vision.colour import upright
-from vision.model import _turned_quad
+from vision.model import turned_quad
 from vision.rectify import (
     Pyramid,
     flatten_alpha,
@@ -23,7 +23,7 @@ def test_a_quarter_turn_of_the_quad_is_exactly_a_quarter_turn_of_the_patch(squar
     face = flatten_alpha(square_set.faces[Tile.parse("red-coffin-heart")])
     upright_patch = rectify(face, full_quad(*face.shape[1::-1]), 40)
     for turn in (90.0, 180.0, 270.0):
-        turned = rectify(face, _turned_quad(face.shape[1], face.shape[0], turn, 1.0), 40)
+        turned = rectify(face, turned_quad(face.shape[1], face.shape[0], turn, 1.0), 40)
         assert np.array_equal(upright(turned, turn), upright_patch)
 
 

@@ -9,7 +9,7 @@ import pytest
 from vision.candidates import Candidate
 from vision.evaluate import evaluation_photo, score_photo
 from vision.matching import StructureMatch
-from vision.model import _turned_quad
+from vision.model import turned_quad
 from vision.outlines import square_quad
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
@@ -31,7 +31,7 @@ def _piece(rec: Recogniser, face: np.ndarray, blur: float, side: float, score: f
     the patch, matched (as the first look would say) to ``score``."""
     flat = flatten_alpha(face)
     h, w = flat.shape[:2]
-    patch = rectify(flat, _turned_quad(w, h, 0.0, 1.0), rec.config.patch_px)
+    patch = rectify(flat, turned_quad(w, h, 0.0, 1.0), rec.config.patch_px)
     if blur > 0:
         patch = cv2.GaussianBlur(patch, (0, 0), blur)
     quad = square_quad(np.array([100.0, 100.0]), side / 2, 0.0).astype(np.float32)

@@ -25,8 +25,8 @@ from vision.pieces import (
     shaped_like,
 )
 from vision.pixels import to_frame, to_work
-from vision.scoring import Scoring
-from vision.token_row_cuts import finer_sized
+from vision.scoring import Scoring, for_its_match_alone
+from vision.token_row_cuts import TOKEN_SIZED, finer_sized
 from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 
 #: The split number given to a block completed along its lattice.
@@ -64,10 +64,6 @@ _ROW_END_FACE_MIN = 0.5
 _ROW_END_DRIFT = 0.25
 #: Split number of the pieces looked for between a row's ends.
 _ROW_SPLIT = 2000
-
-#: A row's place may be held by a disc read as a tile this many steps across (a
-#: small back cut off its place), which the row's back then replaces.
-_ROW_HELD_SIZES = (0.75, 1.33)
 
 #: A row's place the object mask holds at least this share of...
 _ROW_ON_MASK = 0.6
@@ -345,7 +341,7 @@ def _held_by_discs(
     tiles read as tokens (a purple vampire, 0.90, between two tiles read as a token
     and a back)."""
     on = [s for s in chosen if not clear_of(place, [s])]
-    low, high = _ROW_HELD_SIZES
+    low, high = TOKEN_SIZED  # a small back cut off its place
     sure = scoring.config.sure_tile_min
     if all(
         s.candidate.round
@@ -373,7 +369,7 @@ def _backs_on_the_mask(
     out: list[Scored | None] = []
     for s, share in zip(pieces, on_mask, strict=True):
         reason = scoring.rejection(s, size_at(s.candidate.center))
-        fits = reason is None or reason.startswith(("no match", "ambiguous"))
+        fits = reason is None or for_its_match_alone(reason)
         ok = share >= _ROW_ON_MASK and scoring.is_back(s.group) and s.score >= _ROW_BACK_MIN
         out.append(s if ok and fits else None)
     return out
