@@ -17,23 +17,32 @@ from vision.tileset import load_tileset, save_tileset
 from vision.token_row_cuts import _within_frame
 
 
-def _row_read(tmp_path, style: str, seed: int, index: int, near: tuple[float, float], reach: float):
-    """The true tokens of the row lying within ``reach`` of ``near`` in a hard photo
-    of ``style``, and for each the tokens read on it (face up, colour)."""
+def _rows_read(tmp_path, style: str, seed: int, index: int, rows: list[tuple[tuple, float]]):
+    """For each row (a place ``near`` and a ``reach``) of a hard photo of ``style``, its
+    true tokens lying within ``reach`` of ``near`` and for each the tokens read on it
+    (face up, colour); the photo is read once."""
     save_tileset(check_set(style), tmp_path / style)
     tileset = load_tileset(tmp_path / style)
     photo = evaluation_photo(tileset, seed, 2, index)
     result = Recogniser(tileset).detect(photo.image)
-    row = [t for t in photo.tokens if np.hypot(*np.subtract(t.center, near)) < reach]
-    read = [
-        [
-            (d.face_up, d.colour)
-            for d in result.tokens
-            if np.hypot(*np.subtract(d.center, t.center)) < 0.5 * photo.token_px
+    out = []
+    for near, reach in rows:
+        row = [t for t in photo.tokens if np.hypot(*np.subtract(t.center, near)) < reach]
+        read = [
+            [
+                (d.face_up, d.colour)
+                for d in result.tokens
+                if np.hypot(*np.subtract(d.center, t.center)) < 0.5 * photo.token_px
+            ]
+            for t in row
         ]
-        for t in row
-    ]
-    return [(t.face_up, t.colour) for t in row], read
+        out.append(([(t.face_up, t.colour) for t in row], read))
+    return out
+
+
+def _row_read(tmp_path, style: str, seed: int, index: int, near: tuple[float, float], reach: float):
+    """:func:`_rows_read` for one row."""
+    return _rows_read(tmp_path, style, seed, index, [(near, reach)])[0]
 
 
 def test_a_row_with_one_clear_end_finds_its_other_end_past_its_backs(tmp_path):
@@ -62,8 +71,9 @@ def test_backs_between_two_ends_are_cut_again_at_sizes_a_few_per_cent_apart(tmp_
     # mask lost, their four ends read; at their places the backs matched 0.63-0.75,
     # one under the clear match a place with no blob must reach (0.7), and the whole
     # row was left. Cut again at sizes a few per cent apart they read 0.75 as backs
-    for near, reach in (((808, 543), 110), ((588, 598), 60)):
-        truth, read = _row_read(tmp_path, "diagonal", 2024, 3, near, reach)
+    for truth, read in _rows_read(
+        tmp_path, "diagonal", 2024, 3, [((808, 543), 110), ((588, 598), 60)]
+    ):
         assert read == [[t] for t in truth]
 
 
