@@ -620,7 +620,7 @@ class FitTable:
         """N×M×L residuals under each of L lamps (L×3 gains) at once."""
         covariance = self.cross @ lamps.T
         variance = self.square @ (lamps * lamps).T - (self.total @ lamps.T) ** 2 / self.size
-        explained = np.where(covariance > 0, covariance**2 / np.maximum(variance, 1e-9), 0.0)
+        explained = held_explained(covariance, variance, None)
         out = 1.0 - explained / np.maximum(self.energy, 1e-9)[:, None, None]
         return np.where(self.valid[..., None], out, np.inf)
 
@@ -697,12 +697,22 @@ def bounded_residuals(
     """
     if scale is None or scale <= 0:
         return residuals
-    free = _scales(table, gains)
-    too_bright = free > SCALE_MAX * scale
-    if not too_bright.any():
-        return residuals
-    capped = _misfits_at(table, gains, SCALE_MAX * scale)
-    return np.where(too_bright & table.valid, np.maximum(capped, residuals), residuals)
+    covariance, variance = _moments(table, gains)
+    held = held_explained(covariance, variance, SCALE_MAX * scale)
+    misfit = 1.0 - held / np.maximum(table.energy, 1e-9)[:, None]
+    return np.where(table.valid, np.maximum(misfit, residuals), residuals)
+
+
+def held_explained(covariance: np.ndarray, variance: np.ndarray, cap: float | None) -> np.ndarray:
+    """The variance a face explains in a patch (``covariance`` with it, and its own
+    ``variance``, under one lamp) fitted with the offset free and its brightness scale
+    at most ``cap`` (free where None): the best free scale is covariance / variance, and
+    a face that would need more is held at ``cap``, explaining 2·cap·cov − cap²·var."""
+    explained = np.where(covariance > 0, covariance**2 / np.maximum(variance, 1e-9), 0.0)
+    if cap is None:
+        return explained
+    capped = 2 * cap * covariance - cap**2 * variance
+    return np.where(covariance > cap * variance, np.minimum(capped, explained), explained)
 
 
 def _fit_lamp(table: FitTable, kelvins: tuple[float, ...], weights: np.ndarray) -> np.ndarray:
@@ -972,12 +982,8 @@ class FrameColours:
         per_channel = np.matmul(xc.transpose(2, 0, 1), faces.pixels.transpose(2, 1, 0))  # 3×V×M
         cross = np.tensordot(self.gains, per_channel, axes=1)
         variance = faces.square @ self.gains**2 - (faces.total @ self.gains) ** 2 / table.size
-        explained = np.where(cross > 0, cross**2 / np.maximum(variance, 1e-9), 0.0)
-        if self.scale is not None and self.scale > 0:  # as bounded_residuals holds them
-            cap = SCALE_MAX * self.scale
-            capped = 2 * cap * cross - cap**2 * variance
-            explained = np.where(cross > cap * variance, np.minimum(capped, explained), explained)
-        fits = 1.0 - explained / energy[:, None]  # V×M
+        cap = SCALE_MAX * self.scale if self.scale is not None and self.scale > 0 else None
+        fits = 1.0 - held_explained(cross, variance, cap) / energy[:, None]  # V×M
         if fits.min() >= self.residuals[index].min():
             return
         best = int(np.argmin(fits)) // fits.shape[1]

@@ -79,6 +79,10 @@ class TemplateBank:
     turn: np.ndarray  # T float: degrees the face is turned by (counter-clockwise)
     core: np.ndarray  # T bool
     align: dict[tuple[int, float], np.ndarray]
+    #: the core templates' cuts (C×P×P×3 uint8, in the order of ``np.flatnonzero(core)``),
+    #: kept so that templates made from the same cuts softened (vision.token_blur) need
+    #: not list and cut every face in every turn again
+    core_cuts: np.ndarray = field(repr=False)
     #: alignment templates resized to each zoom, filled on first use (vision.matching)
     zoomed: dict = field(default_factory=dict, repr=False)
 
@@ -304,7 +308,8 @@ def _bank(
     stack = np.stack(patches)
     vectors = structure_vectors(stack, mask)
     group_arr, turn_arr, core_arr = np.array(group_index), np.array(turn_of), np.array(core)
-    bands = band_pass(stack[core_arr])
+    core_cuts = locked(stack[core_arr])
+    bands = band_pass(core_cuts)
     align: dict[tuple[int, float], np.ndarray] = {}
     for key in sorted(
         set(zip(group_arr[core_arr].tolist(), turn_arr[core_arr].tolist(), strict=True))
@@ -321,6 +326,7 @@ def _bank(
         turn=turn_arr,
         core=core_arr,
         align=align,
+        core_cuts=core_cuts,
     )
 
 

@@ -29,9 +29,8 @@ import cv2
 import numpy as np
 
 from vision.matching import StructureMatch
-from vision.model import AppearanceModel, TemplateBank, structure_vectors, turned_quad
+from vision.model import AppearanceModel, TemplateBank, structure_vectors
 from vision.pieces import Scored
-from vision.rectify import flatten_alpha, rectify
 from vision.scoring import Scoring
 
 #: The blurs (pixels of a 40 px patch) the faces are given: a sharp photo's large piece
@@ -59,25 +58,6 @@ _CLEAR_PIECES = 3
 _MOST_CLEAR = 12
 
 
-def _round_faces(model: AppearanceModel) -> tuple[list[np.ndarray], list[int]]:
-    """The round bank's faces (tiles of a round set, token faces, the back) and each
-    one's group, in the model's label order."""
-    tileset = model.tileset
-    faces, groups = [], []
-    for label in model.labels:
-        if label.tile is not None:
-            if tileset.tile_shape != "round":
-                continue
-            face, name = tileset.faces[label.tile], label.tile.motif.value
-        elif label.token_back:
-            face, name = tileset.token_back, "token-back"
-        else:
-            face, name = tileset.token_faces[label.token_colour], "token"
-        faces.append(face)
-        groups.append(model.group_names.index(name))
-    return faces, groups
-
-
 @dataclass(frozen=True)
 class BlurredBank:
     """The round bank's core templates (every face in every turn, no extra turn or
@@ -103,24 +83,14 @@ class BlurredBank:
         return best, index, self.turn[index], groups
 
 
-def blurred_bank(model: AppearanceModel, bank: TemplateBank) -> BlurredBank:
+def blurred_bank(bank: TemplateBank) -> BlurredBank:
     """The :class:`BlurredBank` of a round bank: made once and kept with the bank."""
     key = "blurred core"
     if key not in bank.zoomed:
-        patch = bank.mask.shape[0]
-        turns = np.unique(bank.turn[bank.core])
-        cuts, groups, turn_of = [], [], []
-        for face, group in zip(*_round_faces(model), strict=True):
-            flat = flatten_alpha(face)
-            h, w = flat.shape[:2]
-            for turn in turns:
-                cut = rectify(flat, turned_quad(w, h, float(turn), 1.0), patch)
-                cuts.append(cut.astype(np.float32))
-                groups.append(group)
-                turn_of.append(float(turn))
-        order = np.argsort(groups, kind="stable")  # each group's rows side by side
-        cuts = [cuts[k] for k in order]
-        group_arr = np.array(groups)[order]
+        core = np.flatnonzero(bank.core)
+        order = np.argsort(bank.group[core], kind="stable")  # each group's rows side by side
+        cuts = bank.core_cuts[order].astype(np.float32)
+        group_arr = bank.group[core][order]
         rows = np.stack(
             [
                 structure_vectors(
@@ -137,7 +107,7 @@ def blurred_bank(model: AppearanceModel, bank: TemplateBank) -> BlurredBank:
         bank.zoomed[key] = BlurredBank(
             rows=np.ascontiguousarray(rows),
             kept=np.stack([kept_share(rows[0], r) for r in rows]),
-            turn=np.array(turn_of)[order],
+            turn=bank.turn[core][order],
             members=members,
         )
     return bank.zoomed[key]
@@ -147,7 +117,7 @@ def prepare(model: AppearanceModel, token_groups: np.ndarray) -> None:
     """The blurred templates made when the recogniser is built (about a second for a
     round set), not on the first frame that asks for them."""
     if model.round is not None and token_groups.any():
-        blurred_bank(model, model.round)
+        blurred_bank(model.round)
 
 
 def kept_share(sharp: np.ndarray, blurred: np.ndarray) -> np.ndarray:
@@ -183,7 +153,7 @@ def photo_blur(scoring: Scoring, pieces: list[Scored]) -> float | None:
     if bank is None or len(clear) < _CLEAR_PIECES:
         return None
     clear = sorted(clear, key=lambda s: -s.score)[:_MOST_CLEAR]
-    blurred = blurred_bank(scoring.model, bank)
+    blurred = blurred_bank(bank)
     vectors = structure_vectors(np.stack([s.patch for s in clear]), bank.mask)
     step = scoring.config.round_rotation_step_deg
     patch_blur = []
@@ -251,7 +221,7 @@ def blur_matched(
             levels.setdefault(level, []).append(i)
     if not levels:
         return pieces, middles
-    blurred = blurred_bank(scoring.model, bank)
+    blurred = blurred_bank(bank)
     tokens = np.concatenate(
         [
             np.arange(own.start, own.stop)
