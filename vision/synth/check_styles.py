@@ -58,6 +58,10 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
 * ``whorl``: round; pastel tints on cream, the colour as a spiral of dashes round a disc of
   it; a white figure with a hard dark drop shadow; the heart die-cut out of the foot, its
   point through the rim, so the table shows through it.
+* ``gesso``: square; a plaster cast all in the colour, the figure raised from a sunken field
+  in a raised frame, shown only by light and shade; the heart pressed into the lower right.
+* ``arcade``: round; coarse pixel art, a starry night ground, the figure a sprite in the
+  colour outlined pale; the heart a pale pink pixel heart below it.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -1137,6 +1141,224 @@ def _token_p(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- gesso and arcade -------------------------------------------------------------------------
+
+_COL_Q: dict[Colour, BGR] = {
+    Colour.BLUE: (165, 105, 45),
+    Colour.RED: (55, 45, 185),
+    Colour.YELLOW: (45, 180, 220),
+    Colour.GREEN: (75, 150, 60),
+    Colour.PURPLE: (145, 60, 130),
+}
+_TOK_Q = _token_palette(_COL_Q, black=(48, 45, 42), white=(222, 226, 228))
+
+#: bright game colours, as a handheld's screen shows them
+_COL_R: dict[Colour, BGR] = {
+    Colour.BLUE: (235, 140, 40),
+    Colour.RED: (60, 50, 230),
+    Colour.YELLOW: (60, 220, 250),
+    Colour.GREEN: (70, 200, 60),
+    Colour.PURPLE: (200, 70, 180),
+}
+_TOK_R = _token_palette(_COL_R, black=(30, 28, 26), white=(240, 240, 240))
+_NIGHT_R: BGR = (60, 28, 22)
+_STAR_R: BGR = (200, 245, 250)
+_PIXEL_HEART = np.array(
+    [
+        [0, 1, 1, 0, 1, 1, 0],
+        [1, 1, 1, 1, 1, 1, 1],
+        [1, 1, 1, 1, 1, 1, 1],
+        [0, 1, 1, 1, 1, 1, 0],
+        [0, 0, 1, 1, 1, 0, 0],
+        [0, 0, 0, 1, 0, 0, 0],
+    ],
+    bool,
+)
+
+
+#: the figures drawn cell by cell, as a sprite artist would ("X" a cell of the figure)
+_SPRITES: dict[Motif, str] = {
+    Motif.VAMPIRE: """
+        X............X
+        XX..X....X..XX
+        XXX.XXXXXX.XXX
+        XXXXXXXXXXXXXX
+        XXXXXXXXXXXXXX
+        .XXX.XXXX.XXX.
+        ..X...XX...X..
+    """,
+    Motif.MONK: """
+        ...XXXX...
+        ..XXXXXX..
+        ..XXXXXX..
+        ..XXXXXX..
+        ...XXXX...
+        ..........
+        .XXXXXXXX.
+        .XXXXXXXX.
+        .XXXXXXXX.
+        .XXXXXXXX.
+        .XXXXXXXX.
+        .XXXXXXXX.
+        .XXXXXXXX.
+    """,
+    Motif.MAIDEN: """
+        ....XXX....
+        ...XXXXX...
+        ...XXXXX...
+        ....XXX....
+        ...........
+        .....X.....
+        ....XXX....
+        ...XXXXX...
+        ...XXXXX...
+        ..XXXXXXX..
+        ..XXXXXXX..
+        .XXXXXXXXX.
+        XXXXXXXXXXX
+    """,
+    Motif.COFFIN: """
+        ..XXXX..
+        .XXXXXX.
+        XXXXXXXX
+        XXXXXXXX
+        .XXXXXX.
+        .XXXXXX.
+        .XXXXXX.
+        .XXXXXX.
+        ..XXXX..
+        ..XXXX..
+        ..XXXX..
+        ..XXXX..
+    """,
+    Motif.GARLIC: """
+        .....X.....
+        .....X.....
+        .....X.....
+        ....XXX....
+        ...XXXXX...
+        ..XXXXXXX..
+        .XXXXXXXXX.
+        XXXXXXXXXXX
+        XXXXXXXXXXX
+        XXXXXXXXXXX
+        .XXXXXXXXX.
+        ..XXXXXXX..
+    """,
+}
+
+
+def _relief(height: np.ndarray, colour: BGR, blur: float) -> np.ndarray:
+    """The colour over a height field lit from the upper left, as a plaster cast is seen.
+
+    ``height`` is softened by ``blur`` (pixels) into bevels; a bevel facing the light is
+    brightened towards white, one facing away darkened, and flat ground of any height keeps
+    the colour itself, so a shape shows only where its height changes.
+    """
+    h = cv2.GaussianBlur(height.astype(np.float32), (0, 0), blur)
+    gy, gx = np.gradient(h)
+    slope = (gx + gy) * blur * np.sqrt(2 * np.pi)  # about +-1.4 across a unit step
+    c = np.array(colour, np.float32)[None, None]
+    lit = np.clip(slope, 0, None)[..., None]
+    shade = np.clip(-slope, 0, None)[..., None]
+    img = c + (255 - c) * np.clip(0.7 * lit, 0, 1)
+    img = img * (1 - np.clip(0.55 * shade, 0, 0.8))
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _gesso(tile: Tile) -> np.ndarray:
+    n = PX * S
+    height = np.ones((n, n), np.float32)  # a raised frame round a sunken field
+    m = int(0.07 * n)
+    height[m : n - m, m : n - m] = 0
+    height[_shrunk_figure(tile.motif, n, 0.86)] = 1.0  # the figure raised from the field
+    if tile.heart:
+        # a heart pressed into the field in the lower right corner
+        dent = np.zeros((n, n), np.uint8)
+        _heart(dent, int(0.79 * n), int(0.8 * n), int(0.1 * n), (255, 255, 255))
+        height[dent > 127] = -0.9
+    img = _relief(height, _COL_Q[tile.colour], 2.2 * S)
+    return _shrunk(_grain(img, 41 + ALL_TILES.index(tile), 5.0))
+
+
+def _cells(img: np.ndarray, size: int) -> np.ndarray:
+    """A small picture of cells blown up to ``size`` pixels square, each cell a hard block."""
+    return cv2.resize(img, (size, size), interpolation=cv2.INTER_NEAREST)
+
+
+def _arcade(tile: Tile) -> np.ndarray:
+    g = 28  # cells across the face
+    c = (g - 1) / 2
+    yy, xx = np.mgrid[0:g, 0:g]
+    disc = np.hypot(xx - c, yy - c) <= g / 2
+    img = np.full((g, g, 3), _NIGHT_R, np.uint8)
+    # the figure as a sprite, filled in the colour with a one-cell pale outline
+    sprite = np.array([[ch == "X" for ch in row] for row in _SPRITES[tile.motif].split()])
+    h, w = sprite.shape
+    fig = np.zeros((g, g), bool)
+    top, left = 12 - h // 2, (g - w) // 2
+    fig[top : top + h, left : left + w] = sprite
+    cross = cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))
+    outline = (cv2.dilate(fig.astype(np.uint8), cross) > 0) & ~fig
+    keep = cv2.dilate((outline | fig).astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    heart = np.zeros((g, g), bool)
+    if tile.heart:
+        # a pixel heart in pale pink at the foot
+        y0, x0 = g - 7, g // 2 - 3
+        heart[y0 : y0 + 6, x0 : x0 + 7] = _PIXEL_HEART
+        keep |= cv2.dilate(heart.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    # a fixed scatter of single-cell stars on the night, away from figure and heart
+    rng = np.random.default_rng(17)
+    inner = np.hypot(xx - c, yy - c) <= g / 2 - 2
+    for y, x in rng.integers(0, g, (40, 2)):
+        if inner[y, x] and not keep[y, x]:
+            img[y, x] = _STAR_R
+    colour = np.array(_COL_R[tile.colour])
+    img[fig] = colour
+    img[outline] = (235, 235, 240)
+    img[heart] = (200, 190, 255)
+    # a ring of dim cells marks the edge of the disc
+    img[disc & (np.hypot(xx - c, yy - c) > g / 2 - 1.2)] = (110, 80, 70)
+    return with_disc_alpha(_shrunk(_cells(img, PX * S)))
+
+
+def _token_q(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    height = np.zeros((n, n), np.float32)
+    if colour is None:
+        # the back: grey stone with a raised five-pointed star
+        base: BGR = (150, 152, 148)
+        cv2.fillPoly(height, [_star(n, 0.34, 0.15).astype(np.int32)], 1.0, _AA)
+    else:
+        # a face: the colour with a raised ring and a raised boss in the middle
+        base = colour
+        cv2.circle(height, (c, c), int(0.3 * n), 1.0, int(0.07 * n), _AA)
+        cv2.circle(height, (c, c), int(0.1 * n), 1.0, -1, _AA)
+    img = _relief(height, base, 1.8 * S)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
+def _token_r(colour: BGR | None) -> np.ndarray:
+    g = 16
+    c = (g - 1) / 2
+    yy, xx = np.mgrid[0:g, 0:g]
+    d = np.hypot(xx - c, yy - c)
+    if colour is None:
+        # the back: night with a pale crescent moon of cells
+        img = np.full((g, g, 3), _NIGHT_R, np.uint8)
+        moon = (np.hypot(xx - c, yy - c) < 5.5) & (np.hypot(xx - c - 2.5, yy - c + 1.5) >= 4.5)
+        img[moon] = _STAR_R
+    else:
+        # a face: the colour, a dark band of cells with two white fangs under it
+        img = np.full((g, g, 3), colour, np.uint8)
+        img[6:8, 3:13] = (30, 28, 26)
+        img[8:10, 5] = img[8:10, 10] = (245, 245, 245)
+        img[10, 5] = img[10, 10] = (245, 245, 245)
+    img[(d > g / 2 - 1.2) & (d <= g / 2)] = (110, 80, 70)
+    return with_disc_alpha(_shrunk(_cells(img, 112 * S), 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -1171,6 +1393,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "rosary": ("round", _rosary, _token_n, _TOK_M),
     "aquarelle": ("square", _aquarelle, _token_o, _TOK_N),
     "whorl": ("round", _whorl, _token_p, _TOK_O),
+    "gesso": ("square", _gesso, _token_q, _TOK_Q),
+    "arcade": ("round", _arcade, _token_r, _TOK_R),
 }
 
 
