@@ -86,3 +86,13 @@ def test_a_rim_on_a_check_holds_a_piece_where_the_cloth_stops_repeating_inside_i
     broken[:, :10] = 255
     assert not rim_search._unbroken(broken, 2.0, 60.0, 20.0)
     assert rim_search._unbroken(broken, 198.0, 118.0, 20.0)
+
+
+def test_a_rim_on_a_check_holds_a_piece_whose_ring_breaks_the_cloth_where_its_middle_does_not():
+    # a tile whose ground is the gingham's mixed colour breaks the check round its rim
+    broken = np.zeros((120, 200), np.uint8)
+    cv2.circle(broken, (80, 60), 20, 255, -1)
+    cv2.circle(broken, (80, 60), 13, 0, -1)  # the middle repeats the cloth
+    assert not rim_search._unbroken(broken, 80.0, 60.0, 20.0)
+    # a ring of the check's cells beside it breaks little of its disc
+    assert rim_search._unbroken(broken, 118.0, 60.0, 20.0)

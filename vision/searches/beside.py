@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import Candidate, coverage, explained
+from vision.doubts import kept_settling_ties
 from vision.frame import Frame
 from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.pieces import (
@@ -309,7 +310,8 @@ def row_gaps(
     readings = [
         f if f is a or scoring.is_back(f.group) else a for a, f in zip(aligned, fitted, strict=True)
     ]
-    kept = scoring.kept(
+    kept = kept_settling_ties(
+        scoring,
         frame,
         readings,
         least,
@@ -389,7 +391,7 @@ def kept_beside(
     ``least`` is worth aligning; kept on a clear match (:data:`BESIDE_ACCEPT_MIN`),
     with an outline all round if ``outline``, one per place."""
     aligned = scoring.realigned(frame.pyramid, [s for s in first if s.score >= least], kind)
-    kept = scoring.kept(frame, aligned, BESIDE_ACCEPT_MIN, size_at, outline)
+    kept = kept_settling_ties(scoring, frame, aligned, BESIDE_ACCEPT_MIN, size_at, outline)
     return one_per_place(kept)[0]
 
 

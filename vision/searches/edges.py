@@ -16,6 +16,7 @@ import numpy as np
 
 from vision.candidates import Candidate, quad_side
 from vision.cuts import full
+from vision.doubts import kept_settling_ties
 from vision.frame import Frame
 from vision.outlines import (
     has_outline,
@@ -154,7 +155,7 @@ def out_of_unexplained(
         first = [s for s in first if s.score >= BESIDE_FIRST_MIN]
         aligned = scoring.realigned(frame.pyramid, first, tiles)
         # (the outline was checked where the edges placed the cut)
-        kept = scoring.kept(frame, aligned, BESIDE_ACCEPT_MIN, sizes, outline=False)
+        kept = kept_settling_ties(scoring, frame, aligned, BESIDE_ACCEPT_MIN, sizes, outline=False)
         kept = [s for s in one_per_place(kept)[0] if clear_of(s.candidate.center, found)]
         new = [(s, squares[s.candidate.blob]) for s in kept]
         if not new:

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import Blob, Candidate
+from vision.doubts import kept_settling_ties
 from vision.frame import Frame
 from vision.outlines import square_by_outline, square_quad
 from vision.pieces import (
@@ -129,7 +130,7 @@ def around_fragments(
         if s.score > best[s.candidate.blob].score:
             best[s.candidate.blob] = s
     aligned = scoring.realigned_if_worth(frame.pyramid, list(best.values()), tiles)
-    kept = scoring.kept(frame, aligned, scoring.config.second_look_min, size_at)
+    kept = kept_settling_ties(scoring, frame, aligned, scoring.config.second_look_min, size_at)
     found = [s for s in kept if clear_of(s.candidate.center, firm)]
     return displaced(chosen, one_per_place(found)[0])
 
@@ -194,7 +195,7 @@ def lone_blobs_recut(
     score = scoring.score_shifted if round_ else scoring.score_structure
     first = score(frame.pyramid, cells, tiles)
     aligned = scoring.realigned(frame.pyramid, first, tiles)
-    kept = scoring.kept(frame, aligned, scoring.config.second_look_min, size_at)
+    kept = kept_settling_ties(scoring, frame, aligned, scoring.config.second_look_min, size_at)
     return [s for s in one_per_place(kept)[0] if clear_of(s.candidate.center, chosen)]
 
 

@@ -13,6 +13,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import Blob, Candidate
+from vision.doubts import kept_settling_ties
 from vision.frame import Frame
 from vision.numeric import median_of
 from vision.outlines import fitted_to_edge, outline_evenness
@@ -37,8 +38,8 @@ _RIM_REACH = 2.5
 #: Rims of a smaller radius than this (working pixels) are looked for in the full frame.
 _RIM_FINE = 6.0
 #: A rim on a checked cloth holds a piece when the cloth stops repeating itself over at
-#: least this share of the disc of 0.7 its radius (tiles on a fine check measured 0.63
-#: and more, rings of the check's own cells 0.02 and less).
+#: least this share of the disc of 0.7 its radius, or of its whole disc (tiles on a fine
+#: check measured 0.63 and more, rings of the check's own cells 0.02 and less).
 _RIM_BREAK_MIN = 0.3
 #: A loose blob this many tokens long (its box's long side over the tokens' size) and
 #: up to :data:`_PAIR_LONG` may be two touching tokens, one half lost to the cloth.
@@ -88,7 +89,8 @@ def look_again(
         # token-sized cuts found more dice and figures than tokens
         score = scoring.score_structure if token else scoring.score_shifted
         first = score(frame.pyramid, candidates, kind)
-        kept = scoring.kept(
+        kept = kept_settling_ties(
+            scoring,
             frame,
             scoring.realigned_if_worth(frame.pyramid, first, kind),
             scoring.config.second_look_min,
@@ -283,20 +285,29 @@ def _windows(
 
 
 def _unbroken(broken: np.ndarray, x: float, y: float, radius: float) -> bool:
-    """Whether the middle of the circle at (``x``, ``y``) of ``radius`` (working px) is
-    cloth that repeats itself (``broken``: 255 where it does not).
+    """Whether the circle at (``x``, ``y``) of ``radius`` (working px) lies on cloth that
+    repeats itself (``broken``: 255 where it does not): neither its middle (a disc of
+    0.7 the radius) nor its whole disc breaks the repetition over
+    :data:`_RIM_BREAK_MIN` of it.
 
-    The disc is drawn in a box around it, not a frame-sized mask: a checked frame's
-    rim search judges dozens of circles (a full-frame mask each cost ~0.15 ms)."""
-    cx, cy, r = round(x), round(y), max(1, round(0.7 * radius))
+    A piece whose middle shares the cloth's colours (a pink ground on a red-and-white
+    gingham, whose mixed cells are pink) breaks the check round its rim, not in its
+    middle, where a ring of the check's own cells breaks nothing anywhere (whorl seed 7
+    #2: two red tiles in a column on a red gingham, middles 0.26-0.28 broken, whole
+    discs 0.35-0.40). The disc is drawn in a box around it, not a frame-sized mask: a
+    checked frame's rim search judges dozens of circles (a full-frame mask each cost
+    ~0.15 ms)."""
+    cx, cy, r = round(x), round(y), max(1, round(radius))
     height, width = broken.shape[:2]
     x0, y0 = max(cx - r - 1, 0), max(cy - r - 1, 0)
     x1, y1 = min(cx + r + 2, width), min(cy + r + 2, height)
     if x1 <= x0 or y1 <= y0:
         return False
-    disc = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.circle(disc, (cx - x0, cy - y0), r, 255, -1)
-    inside = disc > 0
-    if not inside.any():
-        return False
-    return float(np.mean(broken[y0:y1, x0:x1][inside] > 0)) < _RIM_BREAK_MIN
+    cloth = broken[y0:y1, x0:x1] > 0
+    for share in (0.7, 1.0):
+        disc = np.zeros(cloth.shape, np.uint8)
+        cv2.circle(disc, (cx - x0, cy - y0), max(1, round(share * radius)), 255, -1)
+        inside = disc > 0
+        if not inside.any() or float(np.mean(cloth[inside])) >= _RIM_BREAK_MIN:
+            return False
+    return True
