@@ -69,6 +69,10 @@ CLOSE_RATIO, CLOSE_SLACK = 2.5, 0.02
 #: Two members whose window covers more than this share of the face differ all over
 #: (in colour): the overall fit judges them.
 LOCAL_SHARE = 0.5
+#: A token's free reading gives way to a member whose free misfit is within this factor
+#: of its own and whose misfit at the frame's brightness scale is lower by this much
+#: (see :meth:`FrameColours.told_by_brightness`).
+BRIGHTNESS_CLOSE, BRIGHTNESS_MARGIN = 1.5, 0.3
 #: A piece whose best face leaves more than this share of its variance unexplained was
 #: probably cut off its place (shifted, or with table round it): it is searched for.
 POOR_FIT = 0.5
@@ -713,6 +717,23 @@ def held_explained(covariance: np.ndarray, variance: np.ndarray, cap: float | No
         return explained
     capped = 2 * cap * covariance - cap**2 * variance
     return np.where(covariance > cap * variance, np.minimum(capped, explained), explained)
+
+
+def told_by_brightness(free: np.ndarray, pinned: np.ndarray, member: int) -> int:
+    """A token's member ``member`` (the free fit's, by the misfits ``free``), or the
+    member whose free fit is nearly as good (within :data:`BRIGHTNESS_CLOSE` of its
+    misfit) and far better at the frame's brightness scale (``pinned``, lower by
+    :data:`BRIGHTNESS_MARGIN`: see :func:`pinned_misfits`).
+
+    The free fit throws away how bright a piece is, and under a lamp a shade of
+    the colour passes for another: a white token under a warm lamp fits a yellow
+    face a hair better (0.125 against 0.139), a black wash on a red gingham fits a
+    yellow face scaled down to a fifth (0.23 against 0.32); held to the light the
+    frame has, yellow leaves either unexplained (0.95 and 1.27 against 0.14 and
+    0.56: aquarelle seed 7 #3). For tokens, whose faces differ in colour alone."""
+    close = np.flatnonzero(free <= BRIGHTNESS_CLOSE * free[member])
+    best = int(close[np.argmin(pinned[close])])
+    return best if pinned[member] - pinned[best] > BRIGHTNESS_MARGIN else member
 
 
 def _fit_lamp(table: FitTable, kelvins: tuple[float, ...], weights: np.ndarray) -> np.ndarray:

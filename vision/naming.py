@@ -21,6 +21,7 @@ from vision.colour import (
     chroma_faces,
     colour_mask,
     kelvin_gains,
+    told_by_brightness,
     upright,
 )
 from vision.config import VisionConfig
@@ -172,6 +173,12 @@ class Naming:
                 results[i] = where[i][0].decide(where[i][1])
                 if self.is_plain_token(chosen[i], *where[i]):
                     results[i] = (where[i][0].plain_member(where[i][1]), results[i][1])
+                elif self.is_token(chosen[i]):
+                    frame_of, k = where[i]
+                    told = told_by_brightness(
+                        frame_of.residuals[k], frame_of.pinned[k], results[i][0]
+                    )
+                    results[i] = (told, results[i][1])
             self.settle_duplicates(chosen, subset, where, results, scoring)
         for i, s in enumerate(chosen):
             member, clarity = results[i]
@@ -273,6 +280,10 @@ class Naming:
                     frame, k = where[i]
                     results[i] = frame.decide(k, frozenset(excluded[i]))
 
+    def is_token(self, piece: Scored) -> bool:
+        """Whether ``piece`` is read as a token (its group's members are token faces)."""
+        return self.model.labels[self.model.groups[piece.group][0]].tile is None
+
     def is_plain_token(self, piece: Scored, frame: FrameColours, index: int) -> bool:
         """Whether ``piece`` (``index`` in ``frame``) is read as a token and its faces'
         structure explains under half of it (:data:`vision.colour.POOR_FIT`), or its best
@@ -280,8 +291,9 @@ class Naming:
         whose colour the frame's brightness scale must tell
         (:meth:`vision.colour.FrameColours.plain_member`). Tiles are left to the free
         fit: their faces are never plain."""
-        token = self.model.labels[self.model.groups[piece.group][0]].tile is None
-        return token and (float(frame.residuals[index].min()) > POOR_FIT or frame.faint(index))
+        return self.is_token(piece) and (
+            float(frame.residuals[index].min()) > POOR_FIT or frame.faint(index)
+        )
 
     def turned_alike(
         self,

@@ -14,6 +14,7 @@ from vision.colour import (
     frame_scale,
     half_mask,
     half_size,
+    told_by_brightness,
 )
 from vision.evaluate import evaluation_photo, score_photo
 from vision.recogniser import Recogniser
@@ -86,3 +87,40 @@ def test_yellow_tokens_with_a_black_cross_under_a_warm_lamp_read_yellow(stencil)
     score = score_photo(photo, stencil.detect(photo.image), 2, 11)
     assert score.tokens_right == score.tokens == 9
     assert score.token_false_positives == 0
+
+
+#: Measured on aquarelle seed 7 #3 (members black, blue, green, red, white, yellow): the
+#: free fit's misfits and those at the frame's brightness scale.
+WHITE_UNDER_A_WARM_LAMP = (
+    np.array([0.692, 1.0, 0.766, 0.233, 0.139, 0.125]),
+    np.array([0.704, 1.876, 0.894, 0.926, 0.141, 0.952]),
+)
+BLACK_ON_A_RED_GINGHAM = (
+    np.array([0.32, 0.989, 0.636, 0.336, 0.353, 0.233]),
+    np.array([0.564, 1.068, 0.77, 1.099, 0.761, 1.265]),
+)
+
+
+def test_a_token_read_as_a_shade_it_fits_only_far_off_the_light_takes_the_colour_the_light_allows():
+    assert told_by_brightness(*WHITE_UNDER_A_WARM_LAMP, member=5) == 4
+    assert told_by_brightness(*BLACK_ON_A_RED_GINGHAM, member=5) == 0
+
+
+def test_a_token_keeps_its_free_reading_where_the_light_says_no_more():
+    free, pinned = WHITE_UNDER_A_WARM_LAMP
+    # a reading the light upholds, or no near rival the light prefers by enough
+    assert told_by_brightness(free, pinned, member=4) == 4
+    assert told_by_brightness(free, pinned + np.array([0, 0, 0, 0, 0.7, 0]), member=5) == 5
+    # a rival the light prefers but whose free fit is far worse
+    assert told_by_brightness(np.array([0.1, 0.5]), np.array([0.9, 0.1]), member=0) == 0
+
+
+def test_a_white_and_a_black_token_under_a_warm_lamp_on_a_red_gingham_are_not_yellow(tmp_path):
+    # aquarelle's tokens (a wash of the colour with a brown ring) at the hard level, seed
+    # 7's fourth photo: a white token read yellow (0.125 free against white's 0.139) and a
+    # black one on the red gingham read yellow scaled down to a fifth
+    folder = save_tileset(check_set("aquarelle"), tmp_path / "aquarelle")
+    recogniser = Recogniser(load_tileset(folder))
+    photo = evaluation_photo(recogniser.tileset, 7, 2, 3)
+    score = score_photo(photo, recogniser.detect(photo.image), 2, 3)
+    assert score.tokens_right == score.tokens == 13
