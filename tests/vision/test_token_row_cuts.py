@@ -14,7 +14,7 @@ from vision.synth.art import make_tileset
 from vision.synth.check_styles import check_set
 from vision.synth.regression import reencoded
 from vision.tileset import load_tileset, save_tileset
-from vision.token_row_cuts import _within_frame
+from vision.token_row_cuts import within_frame
 
 
 def _rows_read(tmp_path, style: str, seed: int, index: int, rows: list[tuple[tuple, float]]):
@@ -107,6 +107,6 @@ def test_a_token_the_frames_edge_cuts_off_cannot_vouch_for_a_row():
     # matched a plain white face; a row laid from it crossed the hand
     frame = SimpleNamespace(image=np.zeros((720, 1280, 3), np.uint8))
     inside = np.array([[100, 100], [150, 100], [150, 150], [100, 150]], np.float32)
-    assert _within_frame(Candidate(inside, True, 0, 0), frame)
-    assert not _within_frame(Candidate(inside - 120, True, 0, 0), frame)
-    assert not _within_frame(Candidate(inside + np.float32([1150, 0]), True, 0, 0), frame)
+    assert within_frame(Candidate(inside, True, 0, 0), frame)
+    assert not within_frame(Candidate(inside - 120, True, 0, 0), frame)
+    assert not within_frame(Candidate(inside + np.float32([1150, 0]), True, 0, 0), frame)
