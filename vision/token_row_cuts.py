@@ -157,7 +157,7 @@ def far_end(scoring: Scoring, frame: Frame, split: list[Scored], clear: Scored) 
     is fitted to discs cut off their places), and kept only where it reads clearly
     (``size_anchor_score``) as a face near its place and its rim steps all round, as
     the clear end's must."""
-    if scoring.is_back(clear.group) or not _within_frame(clear.candidate, frame):
+    if scoring.is_back(clear.group) or not within_frame(clear.candidate, frame):
         return None
     c = clear.candidate
     # a small back cut off its place may match a tile's figure better than a back
@@ -183,8 +183,18 @@ def far_end(scoring: Scoring, frame: Frame, split: list[Scored], clear: Scored) 
     if along.min() < 0.5 * step or across.max() > 0.5 * step:
         return None  # not a straight row with the clear token at its end
     furthest = max(2, round(float(along.max()) / step))
-    # the way is fitted to pieces cut off their places: it is known to a few degrees,
-    # which a step or more on puts the end a third of a token aside
+    return far_end_along(scoring, frame, clear, way, furthest, step)
+
+
+def far_end_along(
+    scoring: Scoring, frame: Frame, clear: Scored, way: np.ndarray, furthest: int, step: float
+) -> Scored | None:
+    """A row's other end, ``furthest`` or one more of ``clear``'s steps from it along
+    ``way`` (a unit vector), cut a little along and across each place (the way is
+    known to a few degrees, which a step or more on puts the end a third of a token
+    aside), kept only where it reads clearly as a face near its place with a rim
+    stepping all round (see :func:`far_end`); each cut a ``step`` wide."""
+    c = clear.candidate
     normal = np.array([-way[1], way[0]])
     cuts = [
         Candidate(
@@ -220,7 +230,7 @@ def far_end(scoring: Scoring, frame: Frame, split: list[Scored], clear: Scored) 
     return max(ends, key=lambda s: s.score, default=None)
 
 
-def _within_frame(piece: Candidate, frame: Frame) -> bool:
+def within_frame(piece: Candidate, frame: Frame) -> bool:
     """Whether all of ``piece`` lies in the frame. A token the frame's edge cuts off
     cannot vouch for a row: a hand's pale skin at the frame's corner, cut as a disc
     half off the frame, matched a plain white face at 0.81, and a row was laid from it

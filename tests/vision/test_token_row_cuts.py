@@ -14,7 +14,7 @@ from vision.synth.art import make_tileset
 from vision.synth.check_styles import check_set
 from vision.synth.regression import reencoded
 from vision.tileset import load_tileset, save_tileset
-from vision.token_row_cuts import _within_frame
+from vision.token_row_cuts import within_frame
 
 
 def _rows_read(tmp_path, style: str, seed: int, index: int, rows: list[tuple[tuple, float]]):
@@ -88,6 +88,31 @@ def test_small_backs_the_mask_holds_between_two_ends_are_kept_as_backs(tmp_path)
     assert read == [[t] for t in truth]
 
 
+def test_a_row_read_at_one_end_finds_its_far_end_along_the_object_mask(tmp_path):
+    # hard level, seed 7's fourth photo: a row of seven 23 px tokens on a red check,
+    # its black end read alone; its five backs and green end were one blob cut as a
+    # square tile (0.12), and the cream cells behind the backs left the mask in part.
+    # From the black end the mask runs six steps on, a token wide: the green end is
+    # found there (0.97) and the backs between read as backs (0.42-0.55) on places
+    # the mask holds in part (0.33-1.0)
+    truth, read = _row_read(tmp_path, "diagonal", 7, 3, (736, 616), 80)
+    assert len(truth) == 7
+    assert read == [[t] for t in truth]
+
+
+def test_a_lone_clear_end_finds_its_row_in_a_neighbouring_blob_of_token_sized_pieces(
+    tmp_path,
+):
+    # hard level, seed 2024's fourth photo: a row of five 47 px tokens, the yellow end
+    # a blob of its own cut at 37 px, the backs and red end another blob cut at 30-35
+    # px, none of them read. The frame's step (its clear tokens side by side, 47.6 px)
+    # and the mask's run from the yellow end (four steps) find the red end (0.97), and
+    # the three backs are laid between
+    truth, read = _row_read(tmp_path, "inkwash", 2024, 3, (808, 543), 110)
+    assert len(truth) == 5
+    assert read == [[t] for t in truth]
+
+
 def test_a_clear_round_tile_between_two_tiles_read_as_tokens_stays_a_tile(tmp_path):
     # hard level, seed 31's fourth photo of a held-out style, saved once more as a
     # JPEG: a line of three round tiles whose outer two are read as a token and a
@@ -107,6 +132,6 @@ def test_a_token_the_frames_edge_cuts_off_cannot_vouch_for_a_row():
     # matched a plain white face; a row laid from it crossed the hand
     frame = SimpleNamespace(image=np.zeros((720, 1280, 3), np.uint8))
     inside = np.array([[100, 100], [150, 100], [150, 150], [100, 150]], np.float32)
-    assert _within_frame(Candidate(inside, True, 0, 0), frame)
-    assert not _within_frame(Candidate(inside - 120, True, 0, 0), frame)
-    assert not _within_frame(Candidate(inside + np.float32([1150, 0]), True, 0, 0), frame)
+    assert within_frame(Candidate(inside, True, 0, 0), frame)
+    assert not within_frame(Candidate(inside - 120, True, 0, 0), frame)
+    assert not within_frame(Candidate(inside + np.float32([1150, 0]), True, 0, 0), frame)

@@ -27,7 +27,7 @@ from vision.pieces import (
 )
 from vision.pixels import to_frame, to_work
 from vision.scoring import Scoring, for_its_match_alone
-from vision.token_row_cuts import TOKEN_SIZED, finer_sized
+from vision.token_row_cuts import TOKEN_SIZED, far_end_along, finer_sized, within_frame
 from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 
 #: The split number given to a block completed along its lattice.
@@ -68,6 +68,10 @@ _ROW_SPLIT = 2000
 
 #: A row's place the object mask holds at least this share of...
 _ROW_ON_MASK = 0.6
+
+#: ...or this share, between two ends a run of the mask joins (a row of 23 px backs
+#: on a red check, the cream cells behind them lost: 0.33-1.0)...
+_ROW_PARTLY_ON_MASK = 0.3
 
 #: ...is kept as a back that matches at least this well (23 px backs at their very
 #: places: 0.41-0.59; chance places over cloth between two tokens: 0.32-0.61, faces).
@@ -237,8 +241,167 @@ def in_heaps(
     return found
 
 
-def row_gaps(
+#: A lone face's row is looked for along this many ways round it...
+_MASK_WAYS = 180
+#: ...as far as this many steps (:data:`_ROW_MOST_STEPS`), along places the object
+#: mask holds at least this share of (sampled at the place and round it at a third of
+#: a step: a row's backs in colours near the cloth's keep 0.1-1 of it)...
+_MASK_HELD = 0.3
+#: ...the run ending at two places in a row held less...
+_MASK_GAP = 2
+#: ...one token wide: the places a step to either side hold under this share on
+#: average (a block of tiles beside a token fills them)...
+_MASK_BESIDE_MOST = 0.25
+#: ...at least this many places long, held this well on average.
+_MASK_RUN_LEAST = 2
+_MASK_RUN_HELD = 0.5
+
+
+def rows_from_lone_ends(
     scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """:func:`row_gaps`, with the far ends of rows read only at one end found first
+    along the object mask (:func:`row_far_ends`); a far end is kept only where
+    :func:`row_gaps` lays the row's backs between it and the end it was found from."""
+    pairs = row_far_ends(scoring, frame, chosen, size_at)
+    along = frozenset((id(a), id(b)) for a, b in pairs)
+    out = row_gaps(scoring, frame, chosen + [e for _, e in pairs], size_at, along)
+    before = {id(s) for s in chosen}
+    new = [s for s in out if id(s) not in before]
+    unlaid = {
+        id(end)
+        for start, end in pairs
+        if not any(
+            s is not end and _between(s.candidate.center, start.candidate, end.candidate)
+            for s in new
+        )
+    }
+    return [s for s in out if id(s) not in unlaid]
+
+
+def _between(point: tuple[float, float], a: Candidate, b: Candidate) -> bool:
+    """Whether ``point`` lies between two pieces, within half a side of their line."""
+    start, span = np.array(a.center), np.array(b.center) - np.array(a.center)
+    t = float((np.array(point) - start) @ span / (span @ span))
+    off = float(np.linalg.norm(start + t * span - np.array(point)))
+    return 0.0 < t < 1.0 and off < 0.5 * a.side
+
+
+def row_far_ends(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[tuple[Scored, Scored]]:
+    """The far ends of rows read only at one end, found along the object mask, each
+    with the end it was found from.
+
+    A row's middle lies face down, and its backs, touching one another, make a long
+    run of the mask a token wide, broken where a back's colours are near the cloth's;
+    cut as square tiles, or as discs off their places, none of it reads, nor does the
+    far end it joins (a row of 23 px tokens on a red check: the black end read, its
+    five backs and green end cut as a tile, 0.12; a row of 47 px tokens: the yellow
+    end a blob of its own, the backs and red end another cut at 30-35 px). From a
+    clear face with no token beside it, the places one step apart along which the
+    mask runs furthest, a token wide, say which way the row runs (the middle of the
+    ways that run furthest) and how far; the end is looked for at that count of
+    steps and one more (:func:`vision.token_row_cuts.far_end_along`), kept on a
+    clear face with a rim all round. The step is the frame's: tokens are one size on
+    the table, measured between clear tokens side by side, else their sides (a
+    yellow end in colours near the cloth's was cut at 37 px where its tokens are
+    47)."""
+    if size_at is None or scoring.model.round is None:
+        return []
+    clear_min = scoring.config.size_anchor_score
+    tokens, centres, sides = _round_tokens(scoring, chosen)
+    clear = [k for k, t in enumerate(tokens) if t.score >= clear_min]
+    if not clear:
+        return []
+    step = _frame_step(centres[clear], sides[clear])
+    found: list[tuple[Scored, Scored]] = []
+    for k in clear:
+        t = tokens[k]
+        if scoring.is_back(t.group) or not within_frame(t.candidate, frame):
+            continue
+        apart = np.linalg.norm(centres - centres[k], axis=1)
+        apart[k] = np.inf
+        if np.any(apart <= SIDE_BY_SIDE * (sides + max(step, sides[k])) / 2):
+            continue  # a row read in part: the other searches go on from it
+        run = _run_along_mask(frame, centres[k], step)
+        if run is None:
+            continue
+        way, steps = run
+        places = [centres[k] + way * n * step for n in range(1, steps)]
+        if any(_held_by_discs(p, chosen, scoring, step) is None for p in places):
+            continue  # the mask there is something read already
+        end = far_end_along(scoring, frame, t, way, steps, step)
+        ends = [e for _, e in found]
+        if end is not None and clear_of(end.candidate.center, chosen + ends):
+            found.append((t, end))
+    return found
+
+
+def _frame_step(centres: np.ndarray, sides: np.ndarray) -> float:
+    """A row's step in the frame, from its clear tokens: the median distance between
+    two lying side by side (:func:`vision.token_rows.a_step_from`), else their
+    median side."""
+    steps = [
+        float(apart[j])
+        for k in range(len(centres))
+        for apart, stepped in [a_step_from(centres, sides, k)[1:]]
+        for j in np.flatnonzero(stepped)
+        if j > k
+    ]
+    return float(np.median(steps)) if steps else float(np.median(sides))
+
+
+def _run_along_mask(frame: Frame, centre: np.ndarray, step: float) -> tuple[np.ndarray, int] | None:
+    """The way (a unit vector) and length (in steps) of the furthest run of places
+    one ``step`` apart from ``centre`` that the object mask holds, a token wide, or
+    None if it is shorter than :data:`_MASK_RUN_LEAST` or held too little. The way
+    is the middle of the ways that run furthest: they spread evenly about the row's
+    line."""
+    angles = np.arange(_MASK_WAYS) * (2 * np.pi / _MASK_WAYS)
+    ways = np.stack([np.cos(angles), np.sin(angles)], axis=1)
+    normals = np.stack([-ways[:, 1], ways[:, 0]], axis=1)
+    ring = np.arange(8) * (np.pi / 4)
+    disc = np.concatenate([[[0.0, 0.0]], np.stack([np.cos(ring), np.sin(ring)], 1) / 3]) * step
+    n = np.arange(1, _ROW_MOST_STEPS + 1)
+    height, width = frame.mask.shape[:2]
+
+    def held(points: np.ndarray) -> np.ndarray:
+        work = np.rint(to_work(points, frame.scale)).astype(int)
+        x, y = work[..., 0], work[..., 1]
+        inside = (x >= 0) & (x < width) & (y >= 0) & (y < height)
+        values = frame.mask[np.clip(y, 0, height - 1), np.clip(x, 0, width - 1)] > 0
+        return (values & inside).mean(axis=-1)
+
+    # [way, count of steps, point of the disc, xy]
+    places = centre + ways[:, None, None] * (n[None, :, None, None] * step) + disc[None, None]
+    on = held(places)
+    beside = sum(held(places + s * step * normals[:, None, None]) for s in (-1.0, 1.0)) / 2
+    good = on >= _MASK_HELD
+    # the run ends where _MASK_GAP places in a row are held too little
+    gaps = np.ones((len(ways), len(n) + _MASK_GAP), bool)
+    gaps[:, : len(n)] = ~good
+    ended = np.stack([gaps[:, i : i + len(n)] for i in range(_MASK_GAP)]).all(axis=0)
+    runs = np.argmax(ended, axis=1)  # the first place of the first gap
+    length = np.where(good[:, 0], runs, 0)
+    held_on = np.array([on[w, : length[w]].mean() if length[w] else 0.0 for w in range(len(ways))])
+    wide = np.array([beside[w, : length[w]].mean() if length[w] else 1.0 for w in range(len(ways))])
+    ok = (length >= _MASK_RUN_LEAST) & (held_on >= _MASK_RUN_HELD) & (wide < _MASK_BESIDE_MOST)
+    if not ok.any():
+        return None
+    longest = int(length[ok].max())
+    best = ways[ok & (length == longest)].sum(axis=0)
+    if np.linalg.norm(best) < 1e-6:
+        return None
+    return best / np.linalg.norm(best), longest
+
+
+def row_gaps(
+    scoring: Scoring,
+    frame: Frame,
+    chosen: list[Scored],
+    size_at: SizeModel | None,
+    along_mask: frozenset[tuple[int, int]] = frozenset(),
 ) -> list[Scored]:
     """Tokens lying between two tokens read a whole number of diameters apart with
     nothing read between them: the middle of a row whose backs the mask lost.
@@ -258,6 +421,8 @@ def row_gaps(
     object mask holds every place, poorer backs are kept too
     (:func:`_backs_on_the_mask`), and a place may be held by a disc of a token's
     size read as a tile (:func:`_held_by_discs`), which the row's back replaces.
+    Between two ends a run of the mask was followed from (``along_mask``, pairs of
+    ``id``, see :func:`row_far_ends`) the mask need hold each place only in part.
     Returns ``chosen`` with the rows' places added.
     """
     if size_at is None or scoring.model.round is None:
@@ -270,6 +435,7 @@ def row_gaps(
     candidates: list[Candidate] = []
     rows: list[list[int]] = []
     holders: list[set[int]] = []  # each row's discs read as tiles on its places
+    partly: list[bool] = []  # each row's ends joined by a run of the mask
     for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
         a, b = tokens[i], tokens[j]
         # the gap continues whatever row each end has: its neighbours lie behind it
@@ -290,6 +456,7 @@ def row_gaps(
         if any(h is None for h in held):
             continue
         holders.append({id(s) for h in held if h for s in h})
+        partly.append(bool({(id(a), id(b)), (id(b), id(a))} & along_mask))
         shapes = [a.candidate, b.candidate]
         rows.append(list(range(len(candidates), len(candidates) + len(places))))
         for p in places:
@@ -322,10 +489,13 @@ def row_gaps(
     on_mask = coverage(frame.mask, [to_work(c.quad, frame.scale) for c in candidates])
     out: list[Scored] = []
     gone: set[int] = set()
-    for row, held in zip(rows, holders, strict=True):
+    for row, held, part in zip(rows, holders, partly, strict=True):
         pieces = [found.get(-1 - k) for k in row]
         if not all(s is not None for s in pieces):
-            pieces = _backs_on_the_mask(scoring, [readings[k] for k in row], on_mask[row], size_at)
+            least_held = _ROW_PARTLY_ON_MASK if part else _ROW_ON_MASK
+            pieces = _backs_on_the_mask(
+                scoring, [readings[k] for k in row], on_mask[row], size_at, least_held
+            )
         if all(s is not None for s in pieces):
             out += [s for s in pieces if s is not None and clear_of(s.candidate.center, out)]
             gone |= held
@@ -357,7 +527,11 @@ def _held_by_discs(
 
 
 def _backs_on_the_mask(
-    scoring: Scoring, pieces: list[Scored], on_mask: np.ndarray, size_at: SizeModel
+    scoring: Scoring,
+    pieces: list[Scored],
+    on_mask: np.ndarray,
+    size_at: SizeModel,
+    least_held: float = _ROW_ON_MASK,
 ) -> list[Scored | None]:
     """A row's places between two read tokens, kept as backs though they match
     poorly, where the object mask holds every place and each reads as a back.
@@ -372,7 +546,7 @@ def _backs_on_the_mask(
     for s, share in zip(pieces, on_mask, strict=True):
         reason = scoring.rejection(s, size_at(s.candidate.center))
         fits = reason is None or for_its_match_alone(reason)
-        ok = share >= _ROW_ON_MASK and scoring.is_back(s.group) and s.score >= _ROW_BACK_MIN
+        ok = share >= least_held and scoring.is_back(s.group) and s.score >= _ROW_BACK_MIN
         out.append(s if ok and fits else None)
     return out
 

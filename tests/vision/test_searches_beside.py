@@ -1,0 +1,46 @@
+"""The searches on a block's or row's lattice (vision.searches.beside)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import cv2
+import numpy as np
+
+from vision.searches.beside import _run_along_mask
+
+
+def _mask_frame(discs: list[tuple[float, float]], diameter: int, blocks=()) -> SimpleNamespace:
+    """A frame whose object mask (at half size) holds discs ``diameter`` wide at
+    ``discs`` and filled ``blocks`` (x, y, w, h), all in frame pixels."""
+    mask = np.zeros((300, 400), np.uint8)
+    for x, y in discs:
+        cv2.circle(mask, (int(x / 2), int(y / 2)), diameter // 4, 255, -1)
+    for x, y, w, h in blocks:
+        mask[y // 2 : (y + h) // 2, x // 2 : (x + w) // 2] = 255
+    return SimpleNamespace(mask=mask, scale=2.0)
+
+
+def test_the_mask_run_from_a_lone_token_gives_its_rows_way_and_length():
+    # a row four steps long at 20 degrees, its second place lost to the cloth: the
+    # run goes on past one place held too little, and its way is the row's
+    step, angle = 40.0, np.radians(20)
+    way = np.array([np.cos(angle), np.sin(angle)])
+    start = np.array([100.0, 200.0])
+    places = [tuple(start + way * n * step) for n in (1, 3, 4)]
+    run = _run_along_mask(_mask_frame(places, 38), start, step)
+    assert run is not None
+    found, length = run
+    assert length == 4
+    assert np.degrees(np.arccos(found @ way)) < 3
+
+
+def test_a_token_beside_a_block_of_tiles_has_no_run_along_the_mask():
+    # the mask beside the token is wider than a token: a block, not a row
+    frame = _mask_frame([], 0, blocks=[(120, 100, 200, 200)])
+    assert _run_along_mask(frame, np.array([100.0, 200.0]), 40.0) is None
+
+
+def test_a_run_one_place_long_is_no_row():
+    frame = _mask_frame([(140.0, 200.0)], 38)
+    assert _run_along_mask(frame, np.array([100.0, 200.0]), 40.0) is None
