@@ -31,6 +31,15 @@ ALL_ROUND_QUANTILE = 25
 #: :func:`outline_evenness`).
 EVEN_QUANTILE = 20
 
+_RING_FACTORS = np.array(RINGS)[:, None, None]
+#: Offsets (px) across an outline at which its step is taken (:func:`_steps_across`).
+_ACROSS = np.array([-1.0, 0.0, 1.0])
+#: Points along each side of a square's outline, and round a disc's.
+_SIDE_POINTS = 16
+_SIDE_ALONG = np.linspace(0.1, 0.9, _SIDE_POINTS)[:, None]
+_ELLIPSE_ANGLES = np.linspace(0, 2 * np.pi, 64, endpoint=False)[:, None]
+_ELLIPSE_COS, _ELLIPSE_SIN = np.cos(_ELLIPSE_ANGLES), np.sin(_ELLIPSE_ANGLES)
+
 
 def has_outline(
     grey: np.ndarray,
@@ -98,7 +107,9 @@ def _ring_steps(
     blurred = cv2.GaussianBlur(grey[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
     work -= (x0, y0)
     centre = work.mean(axis=0)
-    return [_steps_across(blurred, centre + (work - centre) * f, round_) for f in RINGS]
+    # the three rings in one gather: per ring, the Python calls cost more than the sums
+    rings = centre + (work - centre)[None] * _RING_FACTORS
+    return list(_steps_across(blurred, rings, round_))
 
 
 def outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:
@@ -110,16 +121,15 @@ def outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:
 
 def _steps_across(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> np.ndarray:
     """The step in grey across a piece's outline at each of its points (see
-    :func:`outline_steps`)."""
+    :func:`outline_steps`); for several quads at once (R×4×2), R rows of them."""
     height, width = blurred.shape
     points, normals = _outline_points(quad, round_)
-    offsets = np.array([-1.0, 0.0, 1.0])
-    across = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
+    across = points[..., None, :] + _ACROSS[:, None] * normals[..., None, :]
     limit = [width - 1, height - 1]
-    outer = np.clip(np.rint(across + normals[:, None, :]), 0, limit).astype(int)
-    inner = np.clip(np.rint(across - normals[:, None, :]), 0, limit).astype(int)
+    outer = np.clip(np.rint(across + normals[..., None, :]), 0, limit).astype(int)
+    inner = np.clip(np.rint(across - normals[..., None, :]), 0, limit).astype(int)
     step = blurred[outer[..., 1], outer[..., 0]] - blurred[inner[..., 1], inner[..., 0]]
-    return np.abs(step).max(axis=1)
+    return np.abs(step).max(axis=-1)
 
 
 def square_by_outline(
@@ -491,18 +501,21 @@ def _edge_against_table(colours: np.ndarray, edge: int) -> int:
 
 def _outline_points(quad: np.ndarray, round_: bool) -> tuple[np.ndarray, np.ndarray]:
     """Points along a piece's outline (a square's four sides, or the ellipse inside a
-    round piece's box) and their unit outward normals."""
+    round piece's box) and their unit outward normals; for several quads at once
+    (R×4×2), R rows of them. Worked out for all sides (and quads) in one go: called
+    for every outline judged, its Python calls cost more than its arithmetic."""
+    centre = quad.mean(axis=-2, keepdims=True)
     if round_:
-        centre = quad.mean(axis=0)
-        right, down = (quad[1] + quad[2]) / 2 - centre, (quad[2] + quad[3]) / 2 - centre
-        angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)[:, None]
-        points = centre + np.cos(angles) * right + np.sin(angles) * down
+        right = (quad[..., 1:2, :] + quad[..., 2:3, :]) / 2 - centre
+        down = (quad[..., 2:3, :] + quad[..., 3:4, :]) / 2 - centre
+        points = centre + _ELLIPSE_COS * right + _ELLIPSE_SIN * down
         normals = points - centre
     else:
-        along = np.linspace(0.1, 0.9, 16)[:, None]
-        sides = [(quad[k], quad[(k + 1) % 4]) for k in range(4)]
-        points = np.concatenate([a + along * (b - a) for a, b in sides])
-        normals = np.concatenate([np.repeat([[a[1] - b[1], b[0] - a[0]]], 16, 0) for a, b in sides])
-        normals *= np.sign(np.sum(normals * (points - quad.mean(axis=0)), axis=1))[:, None]
-    normals = normals / np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-6)
+        ends = np.roll(quad, -1, axis=-2)
+        points = quad[..., None, :] + _SIDE_ALONG * (ends - quad)[..., None, :]
+        points = points.reshape(*quad.shape[:-2], -1, 2)
+        facing = np.stack([quad[..., 1] - ends[..., 1], ends[..., 0] - quad[..., 0]], axis=-1)
+        normals = np.repeat(facing, _SIDE_POINTS, axis=-2)
+        normals *= np.sign(np.sum(normals * (points - centre), axis=-1))[..., None]
+    normals = normals / np.maximum(np.linalg.norm(normals, axis=-1, keepdims=True), 1e-6)
     return points, normals
