@@ -230,13 +230,14 @@ def outlined_square(
     # with the cloth's lines gone a tile's outline steps all round, where a square
     # half off it keeps a side or two on its figure: judged by its lower quarter
     by = 50 if periods is None else ALL_ROUND_QUANTILE
-    _, angle, place = _best_square(gradient, places, coarse, half, 6, by=by)
+    _, angle, place = _best_square(gradient, places, coarse, half, 6, None, by)
     fine = np.arange(-step, step + 1e-6, step / 2)
     places = place + np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
     turns = angle + np.arange(-1, 1.01, 0.25) * turn_step
     # reported by its lower quarter of steps: a square half off a tile still has
     # three of its sides' halves on the tile's edges or its figure's
     score, angle, place = _best_square(gradient, places, turns, half, 12, ALL_ROUND_QUANTILE, by)
+    assert score is not None  # asked for a quantile
     quad = square_quad(place + np.array([x0, y0]), half, angle)
     return to_frame(quad, scale), score
 
@@ -317,13 +318,15 @@ def _best_square(
     angles: np.ndarray,
     half: float,
     per_side: int,
-    quantile: float = 50,
+    quantile: float | None = 50,
     by: int = 50,
-) -> tuple[float, float, np.ndarray]:
+) -> tuple[float | None, float, np.ndarray]:
     """Of squares turned by each of ``angles`` (radians) and centred at each of
     ``places`` (K×2, px), the one whose sides the grey crosses most steeply (sampled
     at ``per_side`` points a side; judged by the ``by`` percentile of its steps, the
-    median unless told): that ``quantile`` of its steps, its angle and its centre."""
+    median unless told): that ``quantile`` of its steps (None unless asked: a coarse
+    search wants only the place, and the percentile's own cost is a fifth of the
+    search's), its angle and its centre."""
     gx, gy = gradient
     u = np.stack([np.cos(angles), np.sin(angles)], axis=-1)  # A×2
     v = np.stack([-u[:, 1], u[:, 0]], axis=-1)
@@ -343,7 +346,8 @@ def _best_square(
     rank = steps.shape[-1] * by // 100
     scores = np.partition(steps, rank, axis=-1)[..., rank]  # A×K
     a, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
-    return float(np.percentile(steps[a, k], quantile)), float(angles[a]), places[k]
+    score = None if quantile is None else float(np.percentile(steps[a, k], quantile))
+    return score, float(angles[a]), places[k]
 
 
 #: How far a lone piece's cut may shrink or grow onto its edge (shares of its size),
