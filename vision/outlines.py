@@ -16,6 +16,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.numeric import percentile_of
 from vision.pixels import to_frame, to_work
 
 #: A piece's outline is compared with rings this much further in and out.
@@ -346,7 +347,7 @@ def _best_square(
     rank = steps.shape[-1] * by // 100
     scores = np.partition(steps, rank, axis=-1)[..., rank]  # A×K
     a, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
-    score = None if quantile is None else float(np.percentile(steps[a, k], quantile))
+    score = None if quantile is None else percentile_of(steps[a, k], quantile)
     return score, float(angles[a]), places[k]
 
 
