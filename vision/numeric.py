@@ -1,4 +1,4 @@
-"""NumPy's mean and median of a short list of floats, in plain Python, bit for bit.
+"""NumPy's mean, median and percentile of a few floats, cheaper, bit for bit.
 
 The recogniser takes the mean or median of a handful of scores or sizes thousands of
 times a frame. For a list that short, ``np.mean`` and ``np.median`` spend nearly all
@@ -8,7 +8,10 @@ additions in the same order), so swapping them in changes no decision anywhere.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
+
+import numpy as np
 
 #: ``np.add.reduce`` on float64 adds in blocks of this many, unrolled...
 _UNROLL = 8
@@ -53,3 +56,24 @@ def _pairwise_sum(values: Sequence[float], start: int, count: int) -> float:
     half = count // 2
     half -= half % _UNROLL
     return _pairwise_sum(values, start, half) + _pairwise_sum(values, start + half, count - half)
+
+
+def percentile_of(values: np.ndarray, q: float) -> float:
+    """``float(np.percentile(values, q))`` for a non-empty 1-D float64 array (no NaN)
+    and ``0 <= q <= 100``: NumPy's linear interpolation between the two ranks around
+    ``(n - 1) * q / 100``, worked out as NumPy's ``_lerp`` does (from the upper rank
+    down when the fraction is at least a half). ``np.percentile`` itself spends about
+    0.2 ms a call checking and dispatching, more than a short array's partition costs.
+    """
+    count = len(values)
+    at = (count - 1) * (q / 100)
+    below = math.floor(at)
+    if below >= count - 1:
+        return float(np.partition(values, count - 1)[count - 1])
+    ranked = np.partition(values, (below, below + 1))
+    low, high = float(ranked[below]), float(ranked[below + 1])
+    fraction = at - below
+    apart = high - low
+    if fraction >= 0.5:
+        return high - apart * (1 - fraction)
+    return low + apart * fraction

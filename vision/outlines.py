@@ -16,6 +16,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.numeric import percentile_of
 from vision.pixels import to_frame, to_work
 
 #: A piece's outline is compared with rings this much further in and out.
@@ -30,6 +31,15 @@ ALL_ROUND_QUANTILE = 25
 #: How evenly an outline steps is judged by this percentile of its steps (see
 #: :func:`outline_evenness`).
 EVEN_QUANTILE = 20
+
+_RING_FACTORS = np.array(RINGS)[:, None, None]
+#: Offsets (px) across an outline at which its step is taken (:func:`_steps_across`).
+_ACROSS = np.array([-1.0, 0.0, 1.0])
+#: Points along each side of a square's outline, and round a disc's.
+_SIDE_POINTS = 16
+_SIDE_ALONG = np.linspace(0.1, 0.9, _SIDE_POINTS)[:, None]
+_ELLIPSE_ANGLES = np.linspace(0, 2 * np.pi, 64, endpoint=False)[:, None]
+_ELLIPSE_COS, _ELLIPSE_SIN = np.cos(_ELLIPSE_ANGLES), np.sin(_ELLIPSE_ANGLES)
 
 
 def has_outline(
@@ -61,7 +71,7 @@ def outline_contrast(
     rings = _ring_steps(grey, quad, scale, round_)
     if rings is None:
         return 0.0, 0.0
-    typical = [float(np.median(steps)) for steps in rings]
+    typical = np.median(rings, axis=1).tolist()  # one call for the three rings
     return typical[0], max(typical[1:])
 
 
@@ -82,10 +92,10 @@ def outline_evenness(grey: np.ndarray, quad: np.ndarray, scale: float, round_: b
 
 def _ring_steps(
     grey: np.ndarray, quad: np.ndarray, scale: float, round_: bool
-) -> list[np.ndarray] | None:
+) -> np.ndarray | None:
     """The steps across a piece's outline at each of its points (see
-    :func:`outline_steps`), on the outline and on each of :data:`RINGS`' further rings;
-    None for a piece off the frame."""
+    :func:`outline_steps`), on the outline and on each of :data:`RINGS`' further rings
+    (a row each); None for a piece off the frame."""
     work = to_work(quad.astype(np.float64), scale)
     centre = work.mean(axis=0)
     # only the piece and a margin around its outer ring are looked at
@@ -98,7 +108,9 @@ def _ring_steps(
     blurred = cv2.GaussianBlur(grey[y0:y1, x0:x1].astype(np.float32), (0, 0), 1.0)
     work -= (x0, y0)
     centre = work.mean(axis=0)
-    return [_steps_across(blurred, centre + (work - centre) * f, round_) for f in RINGS]
+    # the three rings in one gather: per ring, the Python calls cost more than the sums
+    rings = centre + (work - centre)[None] * _RING_FACTORS
+    return _steps_across(blurred, rings, round_)
 
 
 def outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:
@@ -110,16 +122,15 @@ def outline_steps(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> float:
 
 def _steps_across(blurred: np.ndarray, quad: np.ndarray, round_: bool) -> np.ndarray:
     """The step in grey across a piece's outline at each of its points (see
-    :func:`outline_steps`)."""
+    :func:`outline_steps`); for several quads at once (R×4×2), R rows of them."""
     height, width = blurred.shape
     points, normals = _outline_points(quad, round_)
-    offsets = np.array([-1.0, 0.0, 1.0])
-    across = points[:, None, :] + offsets[None, :, None] * normals[:, None, :]
+    across = points[..., None, :] + _ACROSS[:, None] * normals[..., None, :]
     limit = [width - 1, height - 1]
-    outer = np.clip(np.rint(across + normals[:, None, :]), 0, limit).astype(int)
-    inner = np.clip(np.rint(across - normals[:, None, :]), 0, limit).astype(int)
+    outer = np.clip(np.rint(across + normals[..., None, :]), 0, limit).astype(int)
+    inner = np.clip(np.rint(across - normals[..., None, :]), 0, limit).astype(int)
     step = blurred[outer[..., 1], outer[..., 0]] - blurred[inner[..., 1], inner[..., 0]]
-    return np.abs(step).max(axis=1)
+    return np.abs(step).max(axis=-1)
 
 
 def square_by_outline(
@@ -220,13 +231,14 @@ def outlined_square(
     # with the cloth's lines gone a tile's outline steps all round, where a square
     # half off it keeps a side or two on its figure: judged by its lower quarter
     by = 50 if periods is None else ALL_ROUND_QUANTILE
-    _, angle, place = _best_square(gradient, places, coarse, half, 6, by=by)
+    _, angle, place = _best_square(gradient, places, coarse, half, 6, None, by)
     fine = np.arange(-step, step + 1e-6, step / 2)
     places = place + np.stack(np.meshgrid(fine, fine), axis=-1).reshape(-1, 2)
     turns = angle + np.arange(-1, 1.01, 0.25) * turn_step
     # reported by its lower quarter of steps: a square half off a tile still has
     # three of its sides' halves on the tile's edges or its figure's
     score, angle, place = _best_square(gradient, places, turns, half, 12, ALL_ROUND_QUANTILE, by)
+    assert score is not None  # asked for a quantile
     quad = square_quad(place + np.array([x0, y0]), half, angle)
     return to_frame(quad, scale), score
 
@@ -307,13 +319,15 @@ def _best_square(
     angles: np.ndarray,
     half: float,
     per_side: int,
-    quantile: float = 50,
+    quantile: float | None = 50,
     by: int = 50,
-) -> tuple[float, float, np.ndarray]:
+) -> tuple[float | None, float, np.ndarray]:
     """Of squares turned by each of ``angles`` (radians) and centred at each of
     ``places`` (K×2, px), the one whose sides the grey crosses most steeply (sampled
     at ``per_side`` points a side; judged by the ``by`` percentile of its steps, the
-    median unless told): that ``quantile`` of its steps, its angle and its centre."""
+    median unless told): that ``quantile`` of its steps (None unless asked: a coarse
+    search wants only the place, and the percentile's own cost is a fifth of the
+    search's), its angle and its centre."""
     gx, gy = gradient
     u = np.stack([np.cos(angles), np.sin(angles)], axis=-1)  # A×2
     v = np.stack([-u[:, 1], u[:, 0]], axis=-1)
@@ -333,7 +347,8 @@ def _best_square(
     rank = steps.shape[-1] * by // 100
     scores = np.partition(steps, rank, axis=-1)[..., rank]  # A×K
     a, k = np.unravel_index(int(np.argmax(scores)), scores.shape)
-    return float(np.percentile(steps[a, k], quantile)), float(angles[a]), places[k]
+    score = None if quantile is None else percentile_of(steps[a, k], quantile)
+    return score, float(angles[a]), places[k]
 
 
 #: How far a lone piece's cut may shrink or grow onto its edge (shares of its size),
@@ -491,18 +506,21 @@ def _edge_against_table(colours: np.ndarray, edge: int) -> int:
 
 def _outline_points(quad: np.ndarray, round_: bool) -> tuple[np.ndarray, np.ndarray]:
     """Points along a piece's outline (a square's four sides, or the ellipse inside a
-    round piece's box) and their unit outward normals."""
+    round piece's box) and their unit outward normals; for several quads at once
+    (R×4×2), R rows of them. Worked out for all sides (and quads) in one go: called
+    for every outline judged, its Python calls cost more than its arithmetic."""
+    centre = quad.mean(axis=-2, keepdims=True)
     if round_:
-        centre = quad.mean(axis=0)
-        right, down = (quad[1] + quad[2]) / 2 - centre, (quad[2] + quad[3]) / 2 - centre
-        angles = np.linspace(0, 2 * np.pi, 64, endpoint=False)[:, None]
-        points = centre + np.cos(angles) * right + np.sin(angles) * down
+        right = (quad[..., 1:2, :] + quad[..., 2:3, :]) / 2 - centre
+        down = (quad[..., 2:3, :] + quad[..., 3:4, :]) / 2 - centre
+        points = centre + _ELLIPSE_COS * right + _ELLIPSE_SIN * down
         normals = points - centre
     else:
-        along = np.linspace(0.1, 0.9, 16)[:, None]
-        sides = [(quad[k], quad[(k + 1) % 4]) for k in range(4)]
-        points = np.concatenate([a + along * (b - a) for a, b in sides])
-        normals = np.concatenate([np.repeat([[a[1] - b[1], b[0] - a[0]]], 16, 0) for a, b in sides])
-        normals *= np.sign(np.sum(normals * (points - quad.mean(axis=0)), axis=1))[:, None]
-    normals = normals / np.maximum(np.linalg.norm(normals, axis=1, keepdims=True), 1e-6)
+        ends = np.roll(quad, -1, axis=-2)
+        points = quad[..., None, :] + _SIDE_ALONG * (ends - quad)[..., None, :]
+        points = points.reshape(*quad.shape[:-2], -1, 2)
+        facing = np.stack([quad[..., 1] - ends[..., 1], ends[..., 0] - quad[..., 0]], axis=-1)
+        normals = np.repeat(facing, _SIDE_POINTS, axis=-2)
+        normals *= np.sign(np.sum(normals * (points - centre), axis=-1))[..., None]
+    normals = normals / np.maximum(np.linalg.norm(normals, axis=-1, keepdims=True), 1e-6)
     return points, normals

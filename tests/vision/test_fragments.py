@@ -8,7 +8,7 @@ import numpy as np
 from vision.candidates import find_blobs
 from vision.evaluate import evaluation_photo
 from vision.recogniser import Recogniser
-from vision.searches.fragments import _disc_places
+from vision.searches.fragments import _DISC_FIT, _disc_places
 from vision.synth.check_styles import check_set
 from vision.tileset import load_tileset, save_tileset
 
@@ -32,6 +32,27 @@ def test_a_tile_lies_where_a_blob_is_as_wide_as_a_tile():
 
 def test_no_tile_lies_in_a_blob_narrower_than_a_tile():
     assert _disc_places(_blob((50, 60, 10), (70, 60, 10)), scale=2.0, side=80.0) == []
+
+
+def test_disc_places_are_the_greedy_choice_of_the_roomiest_points_far_enough_apart():
+    # the places, chosen by masking the points too near each one, are the ones got by
+    # trying every point, roomiest first, against every place kept so far
+    blob = _blob((40, 60, 22), (80, 55, 25), (120, 65, 20))
+    room = cv2.distanceTransform(np.pad(blob.pixels, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    for side, count, step in ((60.0, 6, 0.25), (40.0, 12, 0.5), (30.0, 3, 0.25)):
+        ys, xs = np.nonzero(room >= _DISC_FIT * side / 2 / 2.0)
+        order = np.argsort(-room[ys, xs], kind="stable")
+        x0, y0 = blob.origin
+        expected: list[np.ndarray] = []
+        for y, x in zip(ys[order], xs[order], strict=True):
+            place = (np.array([x + x0, y + y0], float) + 0.5) * 2.0 - 0.5
+            if all(np.hypot(*(place - p)) >= step * side for p in expected):
+                expected.append(place)
+            if len(expected) == count:
+                break
+        places = _disc_places(blob, 2.0, side, count, step)
+        assert len(places) == len(expected) > 1
+        assert all(np.array_equal(p, e) for p, e in zip(places, expected, strict=True))
 
 
 def _found_at(tileset, seed, index, point):
