@@ -32,7 +32,7 @@ from vision.scoring import CLEAR_LEAD, Scoring
 #: Square pieces matching worse than this once aligned are aligned in their other
 #: quarter turns too (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
 #: tiles right, none lost; round pieces' other turns gained nothing).
-_QUARTER_TURN_DOUBT = 0.8
+_QUARTER_TURN_DOUBT = 0.9
 #: Square pieces still doubtful are also cut turned by these many degrees (a blob's
 #: misjudged outline turned cuts 7-40° off their tiles on the fresh hard photos).
 _TURN_TRIES = (-30.0, -15.0, 15.0, 30.0, 45.0)
