@@ -30,9 +30,15 @@ from vision.results import RejectedCandidate
 from vision.scoring import CLEAR_LEAD, Scoring
 
 #: Square pieces matching worse than this once aligned are aligned in their other
-#: quarter turns too (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
+#: quarter turns too, the best kept (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
 #: tiles right, none lost; round pieces' other turns gained nothing).
-_QUARTER_TURN_DOUBT = 0.9
+_QUARTER_TURN_DOUBT = 0.8
+#: ...and those matching under this are tried too, but another turn replaces theirs only
+#: where it leads clearly (``CLEAR_LEAD``): a figure near-symmetric under a quarter turn
+#: (runes' ``#``) cut a quarter off still matches 0.83-0.85 there, its heart looked for
+#: in the wrong corner (aligned in its true turn: 0.96, 0.99); a nocturne garlic read
+#: right at 0.83 matched 0.86 a half turn off, its heart then lost.
+_QUARTER_TURN_LOOK = 0.9
 #: Square pieces still doubtful are also cut turned by these many degrees (a blob's
 #: misjudged outline turned cuts 7-40° off their tiles on the fresh hard photos).
 _TURN_TRIES = (-30.0, -15.0, 15.0, 30.0, 45.0)
@@ -57,7 +63,7 @@ def other_quarter_turns(scoring: Scoring, pyramid: Pyramid, chosen: list[Scored]
     doubtful = [
         k
         for k, s in enumerate(chosen)
-        if not s.candidate.round and not scoring.is_token(s) and s.score < _QUARTER_TURN_DOUBT
+        if not s.candidate.round and not scoring.is_token(s) and s.score < _QUARTER_TURN_LOOK
     ]
     if not doubtful:
         return chosen
@@ -69,8 +75,10 @@ def other_quarter_turns(scoring: Scoring, pyramid: Pyramid, chosen: list[Scored]
     again = scoring.realigned(pyramid, turned, ~scoring.token_groups)
     out = list(chosen)
     for n, k in enumerate(doubtful):
+        # a piece that already matches well keeps its turn unless another leads clearly
+        bar = chosen[k].score + (0.0 if chosen[k].score < _QUARTER_TURN_DOUBT else CLEAR_LEAD)
         for s in again[3 * n : 3 * n + 3]:
-            if s.score > out[k].score:
+            if s.score > max(bar, out[k].score):
                 out[k] = Scored(s.candidate, s.patch, s.match, chosen[k].cut or s.cut)
     return out
 

@@ -55,9 +55,9 @@ def test_a_heart_read_plain_by_a_small_margin_is_not_reported_fully_sure(runes):
 def test_a_heart_seen_a_quarter_turn_away_makes_a_plain_reading_unsure(runes, monkeypatch):
     # runes seed 2024 #9: a green coffin ('#', near-symmetric under a quarter turn) cut
     # a quarter turn off, aligned at 0.85 there; its heart read plain at 0.92 in that
-    # turn shows at -0.79 in the corner a quarter away. Not aligned again (as before
-    # square tiles under 0.9 were), it was read plain at 1.00
-    monkeypatch.setattr(vision.doubts, "_QUARTER_TURN_DOUBT", 0.8)
+    # turn shows at -0.79 in the corner a quarter away. Not aligned again (as square
+    # tiles over 0.8 were not before), it was read plain at 1.00
+    monkeypatch.setattr(vision.doubts, "_QUARTER_TURN_LOOK", 0.8)
     photo = evaluation_photo(runes.tileset, 2024, 2, 9)
     tile, confidence = _read_as(runes, photo, "green-coffin-heart")
     assert tile.heart or confidence < 0.7
