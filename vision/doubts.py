@@ -67,19 +67,26 @@ def other_quarter_turns(scoring: Scoring, pyramid: Pyramid, chosen: list[Scored]
     ]
     if not doubtful:
         return chosen
+    # a piece that already matches well is aligned again in its own turn too: another
+    # turn, aligned afresh, must lead clearly over that, not over its first alignment
+    tries = [
+        (k, q)
+        for k in doubtful
+        for q in ((0.0,) if chosen[k].score >= _QUARTER_TURN_DOUBT else ()) + (90.0, 180.0, 270.0)
+    ]
     turned = [
         Scored(s.candidate, s.patch, replace(s.match, turn=(s.match.turn + q) % 360, runner=-1))
-        for s in (chosen[k] for k in doubtful)
-        for q in (90.0, 180.0, 270.0)
+        for s, q in ((chosen[k], q) for k, q in tries)
     ]
     again = scoring.realigned(pyramid, turned, ~scoring.token_groups)
+    bars = {k: chosen[k].score for k in doubtful}
+    for (k, q), s in zip(tries, again, strict=True):
+        if q == 0.0:
+            bars[k] = max(bars[k], s.score) + CLEAR_LEAD
     out = list(chosen)
-    for n, k in enumerate(doubtful):
-        # a piece that already matches well keeps its turn unless another leads clearly
-        bar = chosen[k].score + (0.0 if chosen[k].score < _QUARTER_TURN_DOUBT else CLEAR_LEAD)
-        for s in again[3 * n : 3 * n + 3]:
-            if s.score > max(bar, out[k].score):
-                out[k] = Scored(s.candidate, s.patch, s.match, chosen[k].cut or s.cut)
+    for (k, q), s in zip(tries, again, strict=True):
+        if q != 0.0 and s.score > max(bars[k], out[k].score):
+            out[k] = Scored(s.candidate, s.patch, s.match, chosen[k].cut or s.cut)
     return out
 
 
