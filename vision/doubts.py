@@ -33,11 +33,13 @@ from vision.scoring import CLEAR_LEAD, Scoring
 #: quarter turns too, the best kept (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
 #: tiles right, none lost; round pieces' other turns gained nothing).
 _QUARTER_TURN_DOUBT = 0.8
-#: ...and those matching under this are tried too, but another turn replaces theirs only
-#: where it leads clearly (``CLEAR_LEAD``): a figure near-symmetric under a quarter turn
-#: (runes' ``#``) cut a quarter off still matches 0.83-0.85 there, its heart looked for
-#: in the wrong corner (aligned in its true turn: 0.96, 0.99); a nocturne garlic read
-#: right at 0.83 matched 0.86 a half turn off, its heart then lost.
+#: ...and those matching under this are tried too, their own turn aligned again beside
+#: the others, and another turn replaces theirs only where it leads that clearly
+#: (``CLEAR_LEAD``): a figure near-symmetric under a quarter turn (runes' ``#``) cut a
+#: quarter off still matched 0.83-0.85 there, its heart looked for in the wrong corner
+#: (its true turn aligned: 0.96, 0.99; its own again: 0.84, 0.86). A fresh alignment
+#: gains on a first one by itself: nocturne garlics read right at 0.85 matched 0.95 a
+#: half turn off, and 0.975-0.99 aligned again in their own turn.
 _QUARTER_TURN_LOOK = 0.9
 #: Square pieces still doubtful are also cut turned by these many degrees (a blob's
 #: misjudged outline turned cuts 7-40° off their tiles on the fresh hard photos).
