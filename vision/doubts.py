@@ -31,9 +31,17 @@ from vision.results import RejectedCandidate
 from vision.scoring import CLEAR_LEAD, Scoring
 
 #: Square pieces matching worse than this once aligned are aligned in their other
-#: quarter turns too (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
+#: quarter turns too, the best kept (on four styles' photos, bars of 0.8 and 0.9 read alike: 3 more
 #: tiles right, none lost; round pieces' other turns gained nothing).
 _QUARTER_TURN_DOUBT = 0.8
+#: ...and those matching under this are tried too, their own turn aligned again beside
+#: the others, and another turn replaces theirs only where it leads that clearly
+#: (``CLEAR_LEAD``): a figure near-symmetric under a quarter turn (runes' ``#``) cut a
+#: quarter off still matched 0.83-0.85 there, its heart looked for in the wrong corner
+#: (its true turn aligned: 0.96, 0.99; its own again: 0.84, 0.86). A fresh alignment
+#: gains on a first one by itself: nocturne garlics read right at 0.85 matched 0.95 a
+#: half turn off, and 0.975-0.99 aligned again in their own turn.
+_QUARTER_TURN_LOOK = 0.9
 #: Square pieces still doubtful are also cut turned by these many degrees (a blob's
 #: misjudged outline turned cuts 7-40° off their tiles on the fresh hard photos).
 _TURN_TRIES = (-30.0, -15.0, 15.0, 30.0, 45.0)
@@ -58,21 +66,30 @@ def other_quarter_turns(scoring: Scoring, pyramid: Pyramid, chosen: list[Scored]
     doubtful = [
         k
         for k, s in enumerate(chosen)
-        if not s.candidate.round and not scoring.is_token(s) and s.score < _QUARTER_TURN_DOUBT
+        if not s.candidate.round and not scoring.is_token(s) and s.score < _QUARTER_TURN_LOOK
     ]
     if not doubtful:
         return chosen
+    # a piece that already matches well is aligned again in its own turn too: another
+    # turn, aligned afresh, must lead clearly over that, not over its first alignment
+    tries = [
+        (k, q)
+        for k in doubtful
+        for q in ((0.0,) if chosen[k].score >= _QUARTER_TURN_DOUBT else ()) + (90.0, 180.0, 270.0)
+    ]
     turned = [
         Scored(s.candidate, s.patch, replace(s.match, turn=(s.match.turn + q) % 360, runner=-1))
-        for s in (chosen[k] for k in doubtful)
-        for q in (90.0, 180.0, 270.0)
+        for s, q in ((chosen[k], q) for k, q in tries)
     ]
     again = scoring.realigned(pyramid, turned, ~scoring.token_groups)
+    bars = {k: chosen[k].score for k in doubtful}
+    for (k, q), s in zip(tries, again, strict=True):
+        if q == 0.0:
+            bars[k] = max(bars[k], s.score) + CLEAR_LEAD
     out = list(chosen)
-    for n, k in enumerate(doubtful):
-        for s in again[3 * n : 3 * n + 3]:
-            if s.score > out[k].score:
-                out[k] = Scored(s.candidate, s.patch, s.match, chosen[k].cut or s.cut)
+    for (k, q), s in zip(tries, again, strict=True):
+        if q != 0.0 and s.score > max(bars[k], out[k].score):
+            out[k] = Scored(s.candidate, s.patch, s.match, chosen[k].cut or s.cut)
     return out
 
 

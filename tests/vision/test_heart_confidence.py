@@ -1,0 +1,72 @@
+"""How surely a tile's heart was read goes into its confidence, and a square tile cut a
+quarter turn off is aligned again where its heart shows (vision/naming.py, doubts.py)."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+import vision.doubts
+from companion.bitenight.tiles import Tile
+from vision.evaluate import evaluation_photo
+from vision.naming import HEART_CLEAR, _confidence
+from vision.recogniser import Recogniser
+from vision.synth.check_styles import check_set
+from vision.synth.scene import SyntheticPhoto
+from vision.tileset import load_tileset, save_tileset
+
+
+@pytest.fixture(scope="module")
+def runes(tmp_path_factory) -> Recogniser:
+    folder = tmp_path_factory.mktemp("sets") / "runes"
+    save_tileset(check_set("runes"), folder)
+    return Recogniser(load_tileset(folder))
+
+
+def _read_as(rec: Recogniser, photo: SyntheticPhoto, name: str) -> tuple[Tile, float]:
+    """The tile read where the photo's tile ``name`` lies, and its confidence."""
+    truth = next(t for t in photo.tiles if str(t.tile) == name)
+    found = min(rec.detect(photo.image).tiles, key=lambda t: math.dist(t.center, truth.center))
+    assert math.dist(found.center, truth.center) < 0.4 * photo.tile_px
+    return found.tile, found.confidence
+
+
+def test_a_clear_heart_leaves_the_confidence_as_the_colour_and_structure_make_it():
+    assert _confidence(0.9, 0.2, 0.8, heart=HEART_CLEAR) == _confidence(0.9, 0.2, 0.8)
+    assert _confidence(0.9, 0.2, 0.8, heart=1.0) == pytest.approx(1.0)
+
+
+def test_a_heart_that_is_a_close_call_lowers_the_confidence():
+    sure = _confidence(0.9, 0.2, 0.8)
+    assert _confidence(0.9, 0.2, 0.8, heart=0.4) < sure
+    assert _confidence(0.9, 0.2, 0.8, heart=0.1) < _confidence(0.9, 0.2, 0.8, heart=0.4)
+    assert _confidence(0.9, 0.2, 0.8, heart=-0.2) == 0.0
+
+
+def test_a_heart_read_plain_by_a_small_margin_is_not_reported_fully_sure(runes):
+    # hard level, runes seed 2024 #19: a green maiden's heart, its cut shifted half a
+    # tile's corner off, read plain by 0.40 of the twins' errors: it was reported at 1.00
+    photo = evaluation_photo(runes.tileset, 2024, 2, 19)
+    tile, confidence = _read_as(runes, photo, "green-maiden-heart")
+    assert tile.heart or confidence < 0.95
+
+
+def test_a_heart_seen_a_quarter_turn_away_makes_a_plain_reading_unsure(runes, monkeypatch):
+    # runes seed 2024 #9: a green coffin ('#', near-symmetric under a quarter turn) cut
+    # a quarter turn off, aligned at 0.85 there; its heart read plain at 0.92 in that
+    # turn shows at -0.79 in the corner a quarter away. Not aligned again (as square
+    # tiles over 0.8 were not before), it was read plain at 1.00
+    monkeypatch.setattr(vision.doubts, "_QUARTER_TURN_LOOK", 0.8)
+    photo = evaluation_photo(runes.tileset, 2024, 2, 9)
+    tile, confidence = _read_as(runes, photo, "green-coffin-heart")
+    assert tile.heart or confidence < 0.7
+
+
+def test_a_square_tile_cut_a_quarter_turn_off_shows_its_heart_once_aligned_again(runes):
+    # the same coffin, and a blue one of seed 2024 #17 (0.83): aligned in their other
+    # quarter turns they match 0.96 and 0.99, where the heart's corner lies right
+    for index, name in ((9, "green-coffin-heart"), (17, "blue-coffin-heart")):
+        photo = evaluation_photo(runes.tileset, 2024, 2, index)
+        tile, _ = _read_as(runes, photo, name)
+        assert str(tile) == name
