@@ -37,6 +37,10 @@ _LONE_BLOB_SHARE = (0.5, 2.5)
 #: nothing), each looked for where the blob is a tile wide, this share of a side apart.
 _SWOLLEN_BLOCK_SHARE = 8.0
 _BLOCK_STEP = 0.5
+#: ...each looked for by its outline where a square cut there roughly, turned by one of
+#: these (degrees) from the blob's sides, matches a tile as one must (see
+#: :func:`_promising`).
+_ROUGH_TURNS = (0.0, 30.0, 60.0)
 #: In a blob larger than a round tile, a tile lies where a disc of this share of its
 #: radius fits (the blurred rim leaves the mask a little inside the tile's edge)...
 _DISC_FIT = 0.8
@@ -206,23 +210,32 @@ def _promising(
 ) -> list[np.ndarray]:
     """The places of a swollen blob worth looking for a square's outline at (where
     each is placed once its square, turned as the blob lies, is aligned): those whose
-    aligned square matches a tile as well as a tile must (``accept_structure_min``).
+    aligned square matches a tile as well as a tile must (``accept_structure_min``) in
+    one of :data:`_ROUGH_TURNS` from the blob's sides (alignment forgives a few
+    degrees, not a tile lying at its own angle).
 
     The outline search costs about 5 ms a place, and a blob of several tiles' area
     that nothing explains is most often a card or the deposit mat: up to sixteen
     places each, 40-110 ms on most of nocturne's hard frames for no tile. Cut
     roughly and aligned, a card's places matched 0.18-0.56, the tiles of woodcut seed
-    7 #2's swollen column 0.69-0.96."""
-    angle = math.radians(cv2.minAreaRect(blob.contour)[2])
+    7 #2's swollen column 0.69-0.96; but a tile lying turned from the blob's long
+    side (nocturne seed 555 #5: two yellow tiles in one blob, each at its own angle)
+    matched 0.37 cut along the blob, 0.81 at its outline."""
+    angle = cv2.minAreaRect(blob.contour)[2]
     cuts = [
-        Candidate(square_quad(place, side / 2, angle).astype(np.float32), False, k, 0)
+        Candidate(
+            square_quad(place, side / 2, math.radians(angle + turn)).astype(np.float32), False, k, 0
+        )
         for k, place in enumerate(places)
+        for turn in _ROUGH_TURNS
     ]
     tiles, least = ~scoring.token_groups, scoring.config.accept_structure_min
     aligned = scoring.realigned(
         frame.pyramid, scoring.score_structure(frame.pyramid, cuts, tiles), tiles
     )
-    return [np.array(s.candidate.center) for s in aligned if s.score >= least]
+    n = len(_ROUGH_TURNS)
+    best = [max(aligned[k * n : k * n + n], key=lambda s: s.score) for k in range(len(places))]
+    return [np.array(s.candidate.center) for s in best if s.score >= least]
 
 
 def _holds(blob: Blob, point: tuple[float, float], scale: float) -> bool:
