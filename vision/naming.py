@@ -180,7 +180,7 @@ class Naming:
                 results[i] = where[i][0].decide(where[i][1])
                 if self.is_plain_token(chosen[i], *where[i]):
                     results[i] = (where[i][0].plain_member(where[i][1]), results[i][1])
-                elif self.is_token(chosen[i]):
+                elif scoring.is_token(chosen[i]):
                     frame_of, k = where[i]
                     told = told_by_brightness(
                         frame_of.residuals[k], frame_of.pinned[k], results[i][0]
@@ -292,10 +292,6 @@ class Naming:
                     frame, k = where[i]
                     results[i] = frame.decide(k, frozenset(excluded[i]))
 
-    def is_token(self, piece: Scored) -> bool:
-        """Whether ``piece`` is read as a token (its group's members are token faces)."""
-        return self.model.labels[self.model.groups[piece.group][0]].tile is None
-
     def is_plain_token(self, piece: Scored, frame: FrameColours, index: int) -> bool:
         """Whether ``piece`` (``index`` in ``frame``) is read as a token and its faces'
         structure explains under half of it (:data:`vision.colour.POOR_FIT`), or its best
@@ -303,9 +299,8 @@ class Naming:
         whose colour the frame's brightness scale must tell
         (:meth:`vision.colour.FrameColours.plain_member`). Tiles are left to the free
         fit: their faces are never plain."""
-        return self.is_token(piece) and (
-            float(frame.residuals[index].min()) > POOR_FIT or frame.faint(index)
-        )
+        token = self.model.labels[self.model.groups[piece.group][0]].tile is None
+        return token and (float(frame.residuals[index].min()) > POOR_FIT or frame.faint(index))
 
     def turned_alike(
         self,
