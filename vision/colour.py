@@ -971,6 +971,10 @@ class FrameColours:
         self.pinned = pinned_misfits(table, self.gains, free, self.scale)  # N×M
         self._blurred: dict[int, np.ndarray] = {}
         self._decided: dict[tuple[int, frozenset[int]], tuple[int, float]] = {}
+        # a piece's best blur and its twins' local misfits: asked by decide and again by
+        # the heart's confidence (vision.naming), the same answer both times
+        self._blur_of: dict[tuple[int, int], int] = {}
+        self._twins: dict[tuple[int, int, int, int], tuple[float, float]] = {}
         self.patches = list(patches)
         for index in np.flatnonzero(self.residuals.min(axis=1) > POOR_FIT):
             self._search(int(index), table)
@@ -1064,7 +1068,10 @@ class FrameColours:
         pair = _MEMORY.learn_pair(self.keys[index], self.faces[index], low, high, self.mask, blur)
         if not pair.local:  # they differ all over: the overall fit says it
             return float(self.residuals[index, a]), float(self.residuals[index, b])
-        low_error, high_error = _pair_errors(self._blurred_patch(index), pair, self.gains)
+        key = (index, low, high, blur)
+        if key not in self._twins:
+            self._twins[key] = _pair_errors(self._blurred_patch(index), pair, self.gains)
+        low_error, high_error = self._twins[key]
         return (low_error, high_error) if a == low else (high_error, low_error)
 
     def twin_errors_turned(
@@ -1090,10 +1097,13 @@ class FrameColours:
 
     def blur_of(self, index: int, member: int) -> int:
         """Which of ``FACE_BLURS`` makes ``member``'s face fit the (blurred) piece best."""
-        size = self.mask.shape[0]
-        patch = self._blurred_patch(index).reshape(3, size, size).transpose(1, 2, 0)
-        faces = self.faces[index].on_mask[member]  # B×d×3
-        return int(np.argmin(masked_fit_residuals(patch[self.mask], faces, self.gains)))
+        if (index, member) not in self._blur_of:
+            size = self.mask.shape[0]
+            patch = self._blurred_patch(index).reshape(3, size, size).transpose(1, 2, 0)
+            faces = self.faces[index].on_mask[member]  # B×d×3
+            fits = masked_fit_residuals(patch[self.mask], faces, self.gains)
+            self._blur_of[index, member] = int(np.argmin(fits))
+        return self._blur_of[index, member]
 
     def _blurred_patch(self, index: int) -> np.ndarray:
         """The piece blurred like the faces of a pair, channel-major (3×P×P) and flat."""
