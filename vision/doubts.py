@@ -291,16 +291,8 @@ def near_ties_settled(
     matches its own motif and another by the same 0.00-0.02 over the whole face, so
     the whole-face lead cannot tell; the windows where the faces differ can.
     """
-    config = scoring.config
     still = {r.center for r in rejected}
-    tied = [
-        s
-        for s in turned_down
-        if s.candidate.center in still
-        and s.group in scoring.motif_pairs[s.candidate.round]
-        and scoring.tile_tied_with_tile(s)
-        and s.margin < config.accept_margin_min
-    ]
+    tied = [s for s in turned_down if s.candidate.center in still and _near_tie(scoring, s)]
     if not tied:
         return chosen, rejected
     kept = _ties_settled(scoring, tied, size_at)
@@ -309,6 +301,16 @@ def near_ties_settled(
     centres = {s.candidate.center for s in kept}
     out, doubles = one_per_place(chosen + kept)
     return out, [r for r in rejected if r.center not in centres] + doubles
+
+
+def _near_tie(scoring: Scoring, s: Scored) -> bool:
+    """Whether ``s`` is a clear tile match turned down as a near tie with another tile
+    motif whose pixels where they differ can judge it (:func:`motifs_where_they_differ`)."""
+    return (
+        s.group in scoring.motif_pairs[s.candidate.round]
+        and scoring.tile_tied_with_tile(s)
+        and s.margin < scoring.config.accept_margin_min
+    )
 
 
 def _ties_settled(scoring: Scoring, tied: list[Scored], size_at: SizeModel | None) -> list[Scored]:
@@ -346,15 +348,7 @@ def kept_settling_ties(
     0.82)."""
     kept = scoring.kept(frame, pieces, least, size_at, outline)
     taken = {id(s) for s in kept}
-    tied = [
-        s
-        for s in pieces
-        if id(s) not in taken
-        and s.score >= least
-        and s.group in scoring.motif_pairs[s.candidate.round]
-        and scoring.tile_tied_with_tile(s)
-        and s.margin < scoring.config.accept_margin_min
-    ]
+    tied = [s for s in pieces if id(s) not in taken and s.score >= least and _near_tie(scoring, s)]
     if not tied:
         return kept
     settled = _ties_settled(scoring, tied, size_at)
