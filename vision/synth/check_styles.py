@@ -62,6 +62,12 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
   in a raised frame, shown only by light and shade; the heart pressed into the lower right.
 * ``arcade``: round; coarse pixel art, a starry night ground, the figure a sprite in the
   colour outlined pale; the heart a pale pink pixel heart below it.
+* ``leaded``: square; stained glass, black lead lines cutting the face into irregular panes
+  in tints and shades of the colour, some nearly clear, all mottled; the figure a pane of
+  dark glass; the heart a small ruby pane in the top left corner, red even on red.
+* ``stitch``: round; an embroidered patch, bare linen weave in a thick satin-stitched edge of
+  the colour; the figure satin-stitched in the colour, threads on a slant, a little left;
+  the heart a small cross-stitched heart in dark floss to its right.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
