@@ -62,6 +62,12 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
   in a raised frame, shown only by light and shade; the heart pressed into the lower right.
 * ``arcade``: round; coarse pixel art, a starry night ground, the figure a sprite in the
   colour outlined pale; the heart a pale pink pixel heart below it.
+* ``leaded``: square; stained glass, black lead lines cutting the face into irregular panes
+  in tints and shades of the colour, some nearly clear, all mottled; the figure a pane of
+  dark glass; the heart a small ruby pane in the top left corner, red even on red.
+* ``stitch``: round; an embroidered patch, bare linen weave in a thick satin-stitched edge of
+  the colour; the figure satin-stitched in the colour, threads on a slant, a little left;
+  the heart a small cross-stitched heart in dark floss to its right.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -1359,6 +1365,248 @@ def _token_r(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(_cells(img, 112 * S), 112))
 
 
+# -- leaded and stitch ------------------------------------------------------------------------
+
+#: glass colours: deep and saturated, as light through cathedral glass
+_COL_S: dict[Colour, BGR] = {
+    Colour.BLUE: (175, 85, 20),
+    Colour.RED: (45, 35, 195),
+    Colour.YELLOW: (30, 190, 240),
+    Colour.GREEN: (60, 150, 40),
+    Colour.PURPLE: (140, 45, 130),
+}
+_TOK_S = _token_palette(_COL_S, black=(32, 30, 30), white=(236, 238, 236))
+_LEAD: BGR = (38, 38, 40)
+_RUBY: BGR = (45, 20, 160)
+#: how each pane mixes the colour: (towards black, towards white); clear panes are nearly white
+_PANES: list[tuple[float, float]] = [
+    (0.0, 0.0),
+    (0.3, 0.0),
+    (0.0, 0.4),
+    (0.0, 0.82),
+    (0.15, 0.0),
+    (0.0, 0.6),
+    (0.45, 0.0),
+    (0.0, 0.2),
+    (0.0, 0.9),
+    (0.2, 0.0),
+]
+
+#: thread colours: dyed embroidery floss, a little softer than glass
+_COL_T: dict[Colour, BGR] = {
+    Colour.BLUE: (170, 95, 35),
+    Colour.RED: (50, 45, 190),
+    Colour.YELLOW: (35, 185, 230),
+    Colour.GREEN: (65, 150, 55),
+    Colour.PURPLE: (135, 55, 125),
+}
+_TOK_T = _token_palette(_COL_T, black=(40, 36, 36), white=(232, 236, 238))
+_LINEN: BGR = (178, 196, 206)
+_FLOSS: BGR = (52, 38, 44)
+_NAVY_T: BGR = (95, 45, 30)
+_BAT_CELLS = np.array(
+    [
+        [ch == "X" for ch in row]
+        for row in (
+            "X.........X",
+            "XX..X.X..XX",
+            "XXX.XXX.XXX",
+            "XXXXXXXXXXX",
+            ".XXXXXXXXX.",
+            "..XX.X.XX..",
+        )
+    ]
+)
+
+
+def _mottle(n: int, seed: int, cells: int = 14) -> np.ndarray:
+    """A smooth random field about 0 (a fixed one per seed), for glass that is never even."""
+    rng = np.random.default_rng(seed)
+    coarse = rng.normal(0, 1, (cells, cells)).astype(np.float32)
+    fine = rng.normal(0, 1, (cells * 4, cells * 4)).astype(np.float32)
+    field = cv2.resize(coarse, (n, n), interpolation=cv2.INTER_CUBIC)
+    return field + 0.4 * cv2.resize(fine, (n, n), interpolation=cv2.INTER_CUBIC)
+
+
+def _glass(colour: BGR, dark: float, pale: float) -> np.ndarray:
+    c = np.array(colour, np.float32) * (1 - dark)
+    return c + (255 - c) * pale
+
+
+def _came(labels: np.ndarray, width: int) -> np.ndarray:
+    """The lead lines between panes: where a pixel's pane differs from a neighbour's, widened."""
+    edge = np.zeros(labels.shape, np.uint8)
+    edge[1:] |= (labels[1:] != labels[:-1]).astype(np.uint8)
+    edge[:, 1:] |= (labels[:, 1:] != labels[:, :-1]).astype(np.uint8)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (width, width))
+    return cv2.dilate(edge, disc) > 0
+
+
+def _leaded(tile: Tile) -> np.ndarray:
+    n = PX * S
+    motif = list(Motif).index(tile.motif)
+    rng = np.random.default_rng(61 + motif)  # one layout of panes per figure, as one cartoon
+    seeds = rng.uniform(0.04, 0.96, (9, 2)) * n
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    dist = [np.hypot(xx - x, yy - y) for x, y in seeds]
+    labels = np.argmin(np.stack(dist), axis=0).astype(np.int32)
+    ink = _shrunk_figure(tile.motif, n, 0.8)
+    labels[ink] = 50  # the figure is one pane of dark glass
+    if tile.heart:
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, int(0.17 * n), int(0.18 * n), int(0.095 * n), (255, 255, 255))
+        labels[heart > 127] = 51  # a small ruby pane of its own in the corner
+    order = rng.permutation(len(_PANES))
+    img = np.zeros((n, n, 3), np.float32)
+    for k in range(len(seeds)):
+        img[labels == k] = _glass(_COL_S[tile.colour], *_PANES[order[k]])
+    img[labels == 50] = _glass(_COL_S[tile.colour], 0.72, 0.0)
+    img[labels == 51] = _RUBY
+    # mottling: the glass thicker and thinner in places
+    img *= 1 + 0.07 * _mottle(n, 71 + ALL_TILES.index(tile))[..., None]
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    img[_came(labels, int(0.022 * n))] = _LEAD
+    m = int(0.035 * n)  # the lead frame round the window
+    cv2.rectangle(img, (m // 2, m // 2), (n - m // 2, n - m // 2), _LEAD, m)
+    return _shrunk(img)
+
+
+def _threads(n: int, angle: float, period: float) -> np.ndarray:
+    """Satin stitch: parallel floats at ``angle`` (radians), each ``period`` pixels across."""
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    across = (xx * np.cos(angle) + yy * np.sin(angle)) / period
+    return 0.78 + 0.3 * np.abs(np.sin(np.pi * across))  # bright on a thread, dark between
+
+
+def _linen(n: int, seed: int) -> np.ndarray:
+    """Plain-weave linen: a fine grid of warp and weft with uneven (slubbed) threads."""
+    rng = np.random.default_rng(seed)
+    p = 2.2 * S
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    weave = 0.05 * np.sin(2 * np.pi * xx / p) * np.sin(2 * np.pi * yy / p)
+    rows = np.repeat(rng.normal(0, 0.035, n // int(p) + 1), int(p))[:n]
+    cols = np.repeat(rng.normal(0, 0.035, n // int(p) + 1), int(p))[:n]
+    light = 1 + weave + rows[:, None] + cols[None, :]
+    return np.clip(np.array(_LINEN, np.float32) * light[..., None], 0, 255)
+
+
+def _merrow(img: np.ndarray, colour: BGR, inner: float, outer: float) -> None:
+    """A thick satin-stitched edge from radius ``inner`` to ``outer``: radial stitches, rounded."""
+    n = len(img)
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c)
+    band = (r >= inner) & (r <= outer + 2 * S)
+    stitches = 0.8 + 0.25 * np.abs(np.sin(np.arctan2(yy - c, xx - c) * 170))
+    roll = 0.7 + 0.4 * np.sin(np.pi * np.clip((r - inner) / (outer - inner), 0, 1))
+    shade = (stitches * roll)[..., None] * np.array(colour, np.float32)
+    img[band] = np.clip(shade, 0, 255)[band]
+
+
+def _cross_stitch(
+    img: np.ndarray, cells: np.ndarray, x0: int, y0: int, cell: int, thread: BGR
+) -> None:
+    """Each true cell of ``cells`` as a small X of ``thread``, the grid's top left at (x0, y0)."""
+    w = max(1, cell // 3)
+    for r, k in zip(*np.nonzero(cells), strict=True):
+        x, y = x0 + k * cell, y0 + r * cell
+        cv2.line(img, (x + w, y + w), (x + cell - w, y + cell - w), thread, w, _AA)
+        cv2.line(img, (x + cell - w, y + w), (x + w, y + cell - w), thread, w, _AA)
+
+
+def _stitch(tile: Tile) -> np.ndarray:
+    n = PX * S
+    colour = _COL_T[tile.colour]
+    img = _linen(n, 81 + ALL_TILES.index(tile))
+    _merrow(img, colour, 0.41 * n, 0.5 * n)
+    # the figure in satin stitch in the colour, threads on a slant, edged by a darker split stitch
+    ink = np.roll(_shrunk_figure(tile.motif, n, 0.72), -int(0.05 * n), axis=1)
+    raised = np.roll(ink, (S, S), axis=(0, 1)) & ~ink
+    img[raised] *= 0.6  # the shadow of the raised threads
+    satin = _threads(n, np.radians(55), 2.6 * S)[..., None] * np.array(colour, np.float32)
+    img[ink] = np.clip(satin, 0, 255)[ink]
+    edge = ink & ~(cv2.erode(ink.astype(np.uint8), np.ones((S + 2, S + 2), np.uint8)) > 0)
+    img[edge] = np.array(colour, np.float32) * 0.6
+    img = img.astype(np.uint8)
+    if tile.heart:
+        # a small cross-stitched heart in dark floss beside the figure
+        cell = int(0.022 * n)
+        h, w = _PIXEL_HEART.shape
+        _cross_stitch(
+            img,
+            _PIXEL_HEART,
+            int(0.81 * n) - w * cell // 2,
+            int(0.5 * n) - h * cell // 2,
+            cell,
+            _FLOSS,
+        )
+    return with_disc_alpha(_shrunk(img))
+
+
+def _token_s(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c)
+    a = np.degrees(np.arctan2(yy - c, xx - c)) % 360
+    labels = np.zeros((n, n), np.int32)
+    if colour is None:
+        # the back: amber-brown glass in four quarters round a small clear diamond
+        glass = (40, 92, 140)
+        labels[:] = (a // 90).astype(np.int32) + 1
+        q = int(0.12 * n)
+        diamond = np.zeros((n, n), np.uint8)
+        pts = np.array([[c, c - q], [c + q, c], [c, c + q], [c - q, c]], np.int32)
+        cv2.fillPoly(diamond, [pts], 255)
+        labels[diamond > 0] = 9
+        img = np.zeros((n, n, 3), np.float32)
+        for k, pale in ((1, 0.0), (2, 0.2), (3, 0.0), (4, 0.2), (9, 0.8)):
+            img[labels == k] = _glass(glass, 0.0, pale)
+    else:
+        # a face: a ring of six panes of the colour round a dark roundel holding two clear fangs
+        labels[:] = (a // 60).astype(np.int32) + 1
+        labels[r < 0.24 * n] = 8
+        for x in (0.42, 0.58):
+            fang = np.zeros((n, n), np.uint8)
+            pts = np.array([[x - 0.06, 0.45], [x + 0.06, 0.45], [x, 0.62]]) * n
+            cv2.fillPoly(fang, [pts.astype(np.int32)], 255)
+            labels[fang > 0] = 9
+        img = np.zeros((n, n, 3), np.float32)
+        for k in range(1, 7):
+            img[labels == k] = _glass(colour, 0.2 * (k % 2), 0.0)
+        img[labels == 8] = _glass(colour, 0.7, 0.0)
+        img[labels == 9] = (235, 240, 240)
+    img *= 1 + 0.06 * _mottle(n, 9 if colour is None else 10)[..., None]
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    img[_came(labels, int(0.03 * n))] = _LEAD
+    cv2.circle(img, (c, c), int(0.47 * n), _LEAD, int(0.05 * n), _AA)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
+def _token_t(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: bare linen, a navy merrow edge, a navy cross-stitched diamond
+        img = _linen(n, 12)
+        _merrow(img, _NAVY_T, 0.38 * n, 0.5 * n)
+        img = img.astype(np.uint8)
+        k = np.arange(7)
+        diamond = np.abs(k[:, None] - 3) + np.abs(k[None, :] - 3) <= 3
+        cell = int(0.05 * n)
+        _cross_stitch(img, diamond, c - 7 * cell // 2, c - 7 * cell // 2, cell, _NAVY_T)
+    else:
+        # a face: all satin stitch in the colour, a darker merrow edge, a cross-stitched bat
+        img = _threads(n, np.radians(55), 2.6 * S)[..., None] * np.array(colour, np.float32)
+        _merrow(img, tuple(int(v * 0.6) for v in colour), 0.4 * n, 0.5 * n)
+        img = np.clip(img, 0, 255).astype(np.uint8)
+        thread = _FLOSS if sum(colour) > 450 else (236, 238, 240)
+        cell = int(0.05 * n)
+        h, w = _BAT_CELLS.shape
+        _cross_stitch(img, _BAT_CELLS, c - w * cell // 2, c - h * cell // 2, cell, thread)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -1395,6 +1643,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "whorl": ("round", _whorl, _token_p, _TOK_O),
     "gesso": ("square", _gesso, _token_q, _TOK_Q),
     "arcade": ("round", _arcade, _token_r, _TOK_R),
+    "leaded": ("square", _leaded, _token_s, _TOK_S),
+    "stitch": ("round", _stitch, _token_t, _TOK_T),
 }
 
 
