@@ -118,16 +118,19 @@ def _group_bests(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each group's best correlation (N×G, -1 for groups not in the bank) and the
     turn of the template that gave it, from the full product with every template."""
-    templates, groups, turns = bank.columns(core_only)
+    templates, _, turns = bank.columns(core_only)
     similarity = vectors @ templates
     per_group = np.full((len(vectors), n_groups), -1.0, np.float32)
     best_turn = np.zeros((len(vectors), n_groups))
     rows = np.arange(len(vectors))
-    for g in np.unique(groups):
-        own = np.flatnonzero(groups == g)
-        arg = similarity[:, own].argmax(axis=1)
-        per_group[:, g] = similarity[rows, own[arg]]
-        best_turn[:, g] = turns[own[arg]]
+    for g, own in bank.group_runs(core_only):
+        # the first of equal values, as over the gathered columns
+        if isinstance(own, slice):
+            column = similarity[:, own].argmax(axis=1) + own.start
+        else:
+            column = own[similarity[:, own].argmax(axis=1)]
+        per_group[:, g] = similarity[rows, column]
+        best_turn[:, g] = turns[column]
     return per_group, best_turn
 
 
