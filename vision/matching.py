@@ -118,16 +118,19 @@ def _group_bests(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Each group's best correlation (N×G, -1 for groups not in the bank) and the
     turn of the template that gave it, from the full product with every template."""
-    templates, groups, turns = bank.columns(core_only)
+    templates, _, turns = bank.columns(core_only)
     similarity = vectors @ templates
     per_group = np.full((len(vectors), n_groups), -1.0, np.float32)
     best_turn = np.zeros((len(vectors), n_groups))
     rows = np.arange(len(vectors))
-    for g in np.unique(groups):
-        own = np.flatnonzero(groups == g)
-        arg = similarity[:, own].argmax(axis=1)
-        per_group[:, g] = similarity[rows, own[arg]]
-        best_turn[:, g] = turns[own[arg]]
+    for g, own in bank.group_runs(core_only):
+        # the first of equal values, as over the gathered columns
+        if isinstance(own, slice):
+            column = similarity[:, own].argmax(axis=1) + own.start
+        else:
+            column = own[similarity[:, own].argmax(axis=1)]
+        per_group[:, g] = similarity[rows, column]
+        best_turn[:, g] = turns[column]
     return per_group, best_turn
 
 
@@ -209,17 +212,22 @@ def align(
     """
     size = _band_size(patch_px, reach)
     wides = _widened(quads, size, patch_px)
-    bands = band_pass(pyramid.rectify_many(wides, size))
+    # a quad asked for in several turns at once (vision.doubts tries each quarter turn
+    # of a piece) is cut, band-passed and transformed once: the same pixels, the same band
+    band_of, firsts = _same_quads(wides)
+    bands = band_pass(pyramid.rectify_many([wides[k] for k in firsts], size))
     inner = _mask_margin(bank.mask)
     # every (quad, template) pair, in the order a quad's fits are compared (zoom, then
     # hypothesis): the first of equal fits wins, as it did when each was slid in turn
-    tries: list[tuple[int, int, np.ndarray, float]] = []  # quad, side, spectrum, norm
+    tries: list[tuple[int, int, np.ndarray, float]] = []  # band, side, spectrum, norm
+    owner: list[int] = []  # the quad of each try
     for index, keys in enumerate(hypotheses):
         for zoom in zooms:
             for key in keys:
                 template = _spectrum(bank, key, zoom, inner, size)
                 if template is not None:
-                    tries.append((index, *template))
+                    tries.append((band_of[index], *template))
+                    owner.append(index)
     fits = np.full(len(tries), -2.0)
     places = np.zeros((len(tries), 2), int)
     if tries:
@@ -231,8 +239,8 @@ def align(
                 [tries[k] for k in chosen], spectra, integrals, side
             )
     tries_of: dict[int, list[int]] = {}
-    for k, t in enumerate(tries):
-        tries_of.setdefault(t[0], []).append(k)
+    for k, index in enumerate(owner):
+        tries_of.setdefault(index, []).append(k)
     out = []
     for index, (quad, wide) in enumerate(zip(quads, wides, strict=True)):
         own = tries_of.get(index)
@@ -276,6 +284,21 @@ def _widened(quads: list[np.ndarray], size: int, patch_px: int) -> list[np.ndarr
     stacked = np.stack(quads)
     centre = stacked.mean(axis=1, keepdims=True)
     return list(centre + (stacked - centre) * size / patch_px)
+
+
+def _same_quads(quads: list[np.ndarray]) -> tuple[list[int], list[int]]:
+    """For each quad, the index of its band among the distinct quads (equal corners,
+    exactly), and the first quad of each distinct one."""
+    seen: dict[tuple, int] = {}
+    band_of, firsts = [], []
+    for k, quad in enumerate(quads):
+        quad = np.asarray(quad)
+        name = (quad.dtype.str, quad.shape, quad.tobytes())
+        if name not in seen:
+            seen[name] = len(firsts)
+            firsts.append(k)
+        band_of.append(seen[name])
+    return band_of, firsts
 
 
 def _integrals(bands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

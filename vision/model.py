@@ -101,6 +101,20 @@ class TemplateBank:
     def _all_columns(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return np.ascontiguousarray(self.vectors.T), self.group, self.turn
 
+    def group_runs(self, core_only: bool) -> tuple[tuple[int, slice | np.ndarray], ...]:
+        """Each group present among the core or all templates, with its columns in
+        :meth:`columns`: a slice where they lie side by side (a view, where a gather
+        of the columns cost most of a small batch's match), else their indices."""
+        return self._core_runs if core_only else self._all_runs
+
+    @functools.cached_property
+    def _core_runs(self) -> tuple[tuple[int, slice | np.ndarray], ...]:
+        return _runs(self._core_columns[1])
+
+    @functools.cached_property
+    def _all_runs(self) -> tuple[tuple[int, slice | np.ndarray], ...]:
+        return _runs(self._all_columns[1])
+
     def screen(self, core_only: bool) -> Screen | None:
         """The core or the full bank prepared for a screened match (see :class:`Screen`),
         or None where the bank is too small for screening to pay."""
@@ -239,6 +253,17 @@ def build_model(tileset: TileSet, config: VisionConfig) -> AppearanceModel:
         square=banks.get(False),
         round=banks.get(True),
     )
+
+
+def _runs(groups: np.ndarray) -> tuple[tuple[int, slice | np.ndarray], ...]:
+    """Each group in ``groups`` with where it lies: a slice if its entries are side by
+    side, else their indices (see :meth:`TemplateBank.group_runs`)."""
+    out: list[tuple[int, slice | np.ndarray]] = []
+    for g in np.unique(groups).tolist():
+        own = np.flatnonzero(groups == g)
+        first, end = int(own[0]), int(own[-1]) + 1
+        out.append((g, slice(first, end) if end - first == len(own) else locked(own)))
+    return tuple(out)
 
 
 def band_pass(patches: np.ndarray) -> np.ndarray:

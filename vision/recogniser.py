@@ -191,7 +191,9 @@ def _prepare_banks(model: AppearanceModel, config: VisionConfig, token_groups: n
         bank.screen(core_only=True)
         if bank.screen(core_only=False) is None:  # else the full columns are never read
             bank.columns(core_only=False)
+            bank.group_runs(core_only=False)
         bank.columns(core_only=True)
+        bank.group_runs(core_only=True)
         matching.prepare_alignment(bank, config.patch_px, config.align_zooms, config.align_reach)
     if model.round is not None:
         token_scale.prepare(model.round, token_groups)

@@ -14,10 +14,11 @@ from vision.matching import (
     _screened_group_bests,
     _spectrum,
     _zoomed,
+    align,
 )
 from vision.model import structure_vectors
 from vision.recogniser import Recogniser
-from vision.rectify import rectify
+from vision.rectify import Pyramid, rectify
 
 
 def _patches(recogniser: Recogniser, round_: bool, count: int) -> np.ndarray:
@@ -98,3 +99,52 @@ def test_correlation_through_spectra_is_opencv_s_normalised_correlation(square_r
             _, want, _, at = cv2.minMaxLoc(response)
             assert fit == pytest.approx(want, abs=1e-5)
             assert tuple(place) == at
+
+
+@pytest.mark.parametrize("round_", [False, True])
+def test_group_bests_read_each_group_as_a_gather_of_its_columns_would(
+    square_recogniser, round_recogniser, round_
+):
+    """The groups' columns read as slices where they lie side by side: the same best
+    and the same first of equal values as a gather of each group's columns."""
+    recogniser = round_recogniser if round_ else square_recogniser
+    bank = recogniser.model.bank(round_)
+    n_groups = len(recogniser.model.groups)
+    vectors = structure_vectors(_patches(recogniser, round_, 12), bank.mask)
+    vectors[:3] = np.round(vectors[:3], 1)  # ties between templates
+    for core_only in (True, False):
+        templates, groups, turns = bank.columns(core_only)
+        similarity = vectors @ templates
+        best, turn = _group_bests(vectors, bank, n_groups, core_only)
+        for g in range(n_groups):
+            own = np.flatnonzero(groups == g)
+            if not len(own):
+                assert (best[:, g] == -1.0).all()
+                continue
+            arg = own[similarity[:, own].argmax(axis=1)]
+            assert (best[:, g] == similarity[np.arange(len(vectors)), arg]).all()
+            assert (turn[:, g] == turns[arg]).all()
+
+
+def test_a_quad_asked_for_twice_aligns_as_it_does_alone(square_recogniser):
+    """A quad given in several turns at once is cut once: each of its hypotheses moves
+    it exactly as when the quad is aligned by itself."""
+    model, config = square_recogniser.model, square_recogniser.config
+    bank = model.square
+    face = rectify(
+        model.colour_templates[0].astype(np.uint8),
+        np.array([[0, 0], [40, 0], [40, 40], [0, 40]], np.float32),
+        40,
+    )
+    frame = np.full((200, 200, 3), 90, np.uint8)
+    frame[60:140, 70:150] = cv2.resize(face, (80, 80), interpolation=cv2.INTER_LINEAR)
+    pyramid = Pyramid(frame)
+    quad = np.array([[66, 58], [146, 62], [144, 142], [64, 138]], np.float32)
+    keys = sorted(bank.align)
+    hypotheses = [[keys[0]], [keys[1]], [keys[0], keys[2]]]
+    args = (bank, config.patch_px, config.align_zooms, config.align_reach)
+    together = align(pyramid, [quad, quad.copy(), quad.copy()], hypotheses, *args)
+    for hypothesis, (moved, fit) in zip(hypotheses, together, strict=True):
+        [(alone, alone_fit)] = align(pyramid, [quad], [hypothesis], *args)
+        assert fit == alone_fit
+        assert np.array_equal(moved, alone)
