@@ -1525,8 +1525,7 @@ def _stitch(tile: Tile) -> np.ndarray:
     img[raised] *= 0.6  # the shadow of the raised threads
     satin = _threads(n, np.radians(55), 2.6 * S)[..., None] * np.array(colour, np.float32)
     img[ink] = np.clip(satin, 0, 255)[ink]
-    edge = ink & ~(cv2.erode(ink.astype(np.uint8), np.ones((S + 2, S + 2), np.uint8)) > 0)
-    img[edge] = np.array(colour, np.float32) * 0.6
+    _pen_outline(img, ink, tuple(int(v * 0.6) for v in colour), S + 2)
     img = img.astype(np.uint8)
     if tile.heart:
         # a small cross-stitched heart in dark floss beside the figure
