@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import functools
+import tempfile
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -17,14 +20,22 @@ from vision.tileset import load_tileset, save_tileset
 from vision.token_row_cuts import within_frame
 
 
-def _rows_read(tmp_path, style: str, seed: int, index: int, rows: list[tuple[tuple, float]]):
+@functools.cache
+def _photo_read(style: str, seed: int, index: int):
+    """A hard photo of a check style and what the recogniser read on it. Several tests
+    look at different rows of the same photo; reading it once per run saves seconds."""
+    with tempfile.TemporaryDirectory() as folder:
+        save_tileset(check_set(style), Path(folder) / style)
+        tileset = load_tileset(Path(folder) / style)
+    photo = evaluation_photo(tileset, seed, 2, index)
+    return photo, Recogniser(tileset).detect(photo.image)
+
+
+def _rows_read(style: str, seed: int, index: int, rows: list[tuple[tuple, float]]):
     """For each row (a place ``near`` and a ``reach``) of a hard photo of ``style``, its
     true tokens lying within ``reach`` of ``near`` and for each the tokens read on it
-    (face up, colour); the photo is read once."""
-    save_tileset(check_set(style), tmp_path / style)
-    tileset = load_tileset(tmp_path / style)
-    photo = evaluation_photo(tileset, seed, 2, index)
-    result = Recogniser(tileset).detect(photo.image)
+    (face up, colour)."""
+    photo, result = _photo_read(style, seed, index)
     out = []
     for near, reach in rows:
         row = [t for t in photo.tokens if np.hypot(*np.subtract(t.center, near)) < reach]
@@ -40,75 +51,71 @@ def _rows_read(tmp_path, style: str, seed: int, index: int, rows: list[tuple[tup
     return out
 
 
-def _row_read(tmp_path, style: str, seed: int, index: int, near: tuple[float, float], reach: float):
+def _row_read(style: str, seed: int, index: int, near: tuple[float, float], reach: float):
     """:func:`_rows_read` for one row."""
-    return _rows_read(tmp_path, style, seed, index, [(near, reach)])[0]
+    return _rows_read(style, seed, index, [(near, reach)])[0]
 
 
-def test_a_row_with_one_clear_end_finds_its_other_end_past_its_backs(tmp_path):
+def test_a_row_with_one_clear_end_finds_its_other_end_past_its_backs():
     # hard level, seed 7's fourth photo of a check style: a row of six 23 px tokens
     # on a red gingham, a white end on the cream cells that the mask lost, four backs
     # cut 0.15-0.5 of a token off their places (0.42-0.51); only the black end read
     # clearly, and the split was turned down as something that is not tiles. The white
     # end lies one step past the split's furthest back (0.73 there); with two ends the
     # backs are laid evenly between them
-    truth, read = _row_read(tmp_path, "diagonal", 7, 3, (709, 132), 70)
+    truth, read = _row_read("diagonal", 7, 3, (709, 132), 70)
     assert len(truth) == 6
     assert read == [[t] for t in truth]
 
 
-def test_a_row_whose_far_end_was_cut_small_reads_from_its_clear_end(tmp_path):
+def test_a_row_whose_far_end_was_cut_small_reads_from_its_clear_end():
     # hard level, seed 2024's fourth photo: a row of three 47 px tokens whose split cut
     # the black end at 34 px (0.12) and the back twice; the yellow end read clearly
     # (0.94), and the black end is found two of its steps on (0.94)
-    truth, read = _row_read(tmp_path, "inkwash", 2024, 3, (588, 598), 60)
+    truth, read = _row_read("inkwash", 2024, 3, (588, 598), 60)
     assert len(truth) == 3
     assert read == [[t] for t in truth]
 
 
-def test_backs_between_two_ends_are_cut_again_at_sizes_a_few_per_cent_apart(tmp_path):
+def test_backs_between_two_ends_are_cut_again_at_sizes_a_few_per_cent_apart():
     # hard level, seed 2024's fourth photo: two rows of 47 px tokens whose backs the
     # mask lost, their four ends read; at their places the backs matched 0.63-0.75,
     # one under the clear match a place with no blob must reach (0.7), and the whole
     # row was left. Cut again at sizes a few per cent apart they read 0.75 as backs
-    for truth, read in _rows_read(
-        tmp_path, "diagonal", 2024, 3, [((808, 543), 110), ((588, 598), 60)]
-    ):
+    for truth, read in _rows_read("diagonal", 2024, 3, [((808, 543), 110), ((588, 598), 60)]):
         assert read == [[t] for t in truth]
 
 
-def test_small_backs_the_mask_holds_between_two_ends_are_kept_as_backs(tmp_path):
+def test_small_backs_the_mask_holds_between_two_ends_are_kept_as_backs():
     # hard level, seed 7's fourth photo: a row of six 23 px tokens on a red gingham,
     # its two ends and one back read; three backs between were cut off their places,
     # two of them chosen as round tiles' figures (false tiles). At their places the
     # backs match only 0.4-0.6 (the blur wiped out their rings), but the mask holds
     # every place: they are kept as backs and the discs read as tiles give way
-    truth, read = _row_read(tmp_path, "seal", 7, 3, (709, 132), 70)
+    truth, read = _row_read("seal", 7, 3, (709, 132), 70)
     assert len(truth) == 6
     assert read == [[t] for t in truth]
 
 
-def test_a_row_read_at_one_end_finds_its_far_end_along_the_object_mask(tmp_path):
+def test_a_row_read_at_one_end_finds_its_far_end_along_the_object_mask():
     # hard level, seed 7's fourth photo: a row of seven 23 px tokens on a red check,
     # its black end read alone; its five backs and green end were one blob cut as a
     # square tile (0.12), and the cream cells behind the backs left the mask in part.
     # From the black end the mask runs six steps on, a token wide: the green end is
     # found there (0.97) and the backs between read as backs (0.42-0.55) on places
     # the mask holds in part (0.33-1.0)
-    truth, read = _row_read(tmp_path, "diagonal", 7, 3, (736, 616), 80)
+    truth, read = _row_read("diagonal", 7, 3, (736, 616), 80)
     assert len(truth) == 7
     assert read == [[t] for t in truth]
 
 
-def test_a_lone_clear_end_finds_its_row_in_a_neighbouring_blob_of_token_sized_pieces(
-    tmp_path,
-):
+def test_a_lone_clear_end_finds_its_row_in_a_neighbouring_blob_of_token_sized_pieces():
     # hard level, seed 2024's fourth photo: a row of five 47 px tokens, the yellow end
     # a blob of its own cut at 37 px, the backs and red end another blob cut at 30-35
     # px, none of them read. The frame's step (its clear tokens side by side, 47.6 px)
     # and the mask's run from the yellow end (four steps) find the red end (0.97), and
     # the three backs are laid between
-    truth, read = _row_read(tmp_path, "inkwash", 2024, 3, (808, 543), 110)
+    truth, read = _row_read("inkwash", 2024, 3, (808, 543), 110)
     assert len(truth) == 5
     assert read == [[t] for t in truth]
 
