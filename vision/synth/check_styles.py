@@ -68,6 +68,12 @@ measured at the end of a session (docs/vision.md, "Unseen art"):
 * ``stitch``: round; an embroidered patch, bare linen weave in a thick satin-stitched edge of
   the colour; the figure satin-stitched in the colour, threads on a slant, a little left;
   the heart a small cross-stitched heart in dark floss to its right.
+* ``papercut``: square; layered paper, sheets with wavy windows paler outwards to the colour
+  at the bottom, each casting a soft shadow; the figure cut from cream paper on the colour;
+  the heart cut from a deep shade of the colour, pasted over the sheets top left.
+* ``bottlecap``: round; a glossy crown cap in the colour seen from above, its crimped rim of
+  21 lit and shaded flutes (so its outline is toothed, not a circle); the figure printed
+  cream with a dark keyline; the heart a heart-shaped gap in the print, bare grey metal.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -1606,6 +1612,199 @@ def _token_t(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(img, 112))
 
 
+# -- papercut and bottlecap -----------------------------------------------------------------
+
+#: matte craft-paper colours
+_COL_U: dict[Colour, BGR] = {
+    Colour.BLUE: (165, 105, 40),
+    Colour.RED: (55, 50, 195),
+    Colour.YELLOW: (45, 190, 235),
+    Colour.GREEN: (80, 155, 65),
+    Colour.PURPLE: (145, 70, 135),
+}
+_TOK_U = _token_palette(_COL_U, black=(42, 40, 38), white=(236, 240, 242))
+_PAPER_U: BGR = (228, 238, 244)
+#: the sheets of a papercut, top to bottom: (how far in its window's edge lies, mix to white)
+_SHEETS_U: list[tuple[float, float]] = [(0.05, 0.74), (0.1, 0.56), (0.16, 0.38), (0.22, 0.18)]
+
+
+def _window(n: int, inset: float, lobes: int, phase: float) -> np.ndarray:
+    """The hole cut in a paper sheet: a rounded square ``inset`` in, its edge in ``lobes`` waves."""
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n - 0.5
+    squarish = (np.abs(xx) ** 5 + np.abs(yy) ** 5) ** 0.2
+    wave = 0.012 * np.sin(lobes * np.arctan2(yy, xx) + phase)
+    return squarish < 0.5 - inset + wave
+
+
+def _cast_shadow(img: np.ndarray, sheet: np.ndarray, lift: int, strength: float) -> None:
+    """Darken ``img`` where the raised ``sheet`` (a mask) shades it: down and right, soft."""
+    shadow = np.roll(sheet.astype(np.float32), (lift, lift), axis=(0, 1))
+    shadow = cv2.GaussianBlur(shadow, (0, 0), 1.3 * lift) * ~sheet
+    img *= (1 - strength * shadow)[..., None]
+
+
+def _papercut(tile: Tile) -> np.ndarray:
+    n = PX * S
+    colour = np.array(_COL_U[tile.colour], np.float32)
+    rng = np.random.default_rng(91 + list(Motif).index(tile.motif))  # one cut per figure
+    # the bottom sheet is the colour itself; each sheet above is paler, its window wider
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = colour
+    lift = int(0.012 * n)
+    for inset, pale in reversed(_SHEETS_U):
+        sheet = ~_window(n, inset, int(rng.integers(5, 9)), rng.uniform(0, 2 * np.pi))
+        _cast_shadow(img, sheet, lift, 0.5)
+        img[sheet] = colour + (255 - colour) * pale
+    # the figure cut from cream paper and laid on the bottom sheet
+    ink = _shrunk_figure(tile.motif, n, 0.6)
+    _cast_shadow(img, ink, lift, 0.55)
+    img[ink] = _PAPER_U
+    if tile.heart:
+        # a heart cut from a deep shade of the colour, pasted over the sheets top left
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, int(0.16 * n), int(0.17 * n), int(0.085 * n), (255, 255, 255))
+        _cast_shadow(img, heart > 127, lift, 0.55)
+        img[heart > 127] = colour * 0.45
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return _shrunk(_grain(img, 101 + ALL_TILES.index(tile), 4.0))
+
+
+#: glossy enamel colours, as printed on a crown cap
+_COL_V: dict[Colour, BGR] = {
+    Colour.BLUE: (180, 90, 15),
+    Colour.RED: (35, 25, 200),
+    Colour.YELLOW: (25, 195, 245),
+    Colour.GREEN: (60, 160, 35),
+    Colour.PURPLE: (150, 40, 145),
+}
+_TOK_V = _token_palette(_COL_V, black=(32, 30, 30), white=(238, 238, 236))
+_CREAM_V: BGR = (205, 238, 248)
+_KEY_V: BGR = (36, 30, 30)
+_METAL_V: BGR = (172, 172, 168)
+_FLUTES = 21
+
+
+def _crown(n: int, colour: BGR, top: float) -> tuple[np.ndarray, np.ndarray]:
+    """A crown cap seen from above in ``colour``: its picture and where its crimped outline is.
+
+    The flat top (radius ``top`` of the width) is even; round it the skirt is pleated into
+    flutes, each lit on the side that faces the light (upper left), so the rim reads as a
+    ring of bright and dark teeth, and its outline dips between the flutes.
+    """
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    a = np.arctan2(yy - c, xx - c)
+    lx, ly = -np.sqrt(0.5), -np.sqrt(0.5)  # towards the light
+    towards = np.cos(a) * lx + np.sin(a) * ly  # the radial direction against the light
+    across = -np.sin(a) * lx + np.cos(a) * ly  # the tangential direction against the light
+    outline = 0.5 - 0.04 * (0.5 - 0.5 * np.cos(_FLUTES * a))
+    skirt = np.clip((r - top) / 0.08, 0, 1)  # 0 on the top, 1 down the skirt
+    shade = 1 + skirt * (0.25 * towards + 0.45 * np.sin(_FLUTES * a) * across - 0.12)
+    bevel = np.exp(-(((r - top) / 0.012) ** 2))  # the rounded shoulder of the top
+    shade += 0.3 * bevel * towards
+    base = np.array(colour, np.float32)
+    img = np.where(
+        shade[..., None] > 1, base + (255 - base) * (shade[..., None] - 1), base * shade[..., None]
+    )
+    return np.clip(img, 0, 255), r <= outline
+
+
+def _gloss(img: np.ndarray) -> None:
+    """A soft white streak of reflected light across the upper left, over all the print."""
+    n = len(img)
+    streak = np.zeros((n, n), np.float32)
+    cv2.ellipse(
+        streak, (int(0.37 * n), int(0.34 * n)), (int(0.22 * n), int(0.05 * n)), -40, 0, 360, 1.0, -1
+    )
+    streak = cv2.GaussianBlur(streak, (0, 0), 0.03 * n)[..., None]
+    img[:] = img + (255 - img) * 0.5 * streak
+
+
+def _printed(img: np.ndarray, ink: np.ndarray, fill: BGR, key: int) -> None:
+    """Print the mask ``ink`` in ``fill`` with a dark keyline ``key`` pixels wide round it."""
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * key + 1, 2 * key + 1))
+    img[cv2.dilate(ink.astype(np.uint8), disc) > 0] = _KEY_V
+    img[ink] = fill
+
+
+def _cap_alpha(img: np.ndarray, cap: np.ndarray, size: int) -> np.ndarray:
+    face = _shrunk(img.astype(np.uint8), size)
+    face[..., 3] = cv2.resize(
+        cap.astype(np.uint8) * 255, (size, size), interpolation=cv2.INTER_AREA
+    )
+    return with_disc_alpha(face)
+
+
+def _bottlecap(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img, cap = _crown(n, _COL_V[tile.colour], 0.4)
+    # the figure printed in cream with a thin dark keyline
+    _printed(img, _shrunk_figure(tile.motif, n, 0.62), _CREAM_V, int(0.9 * S))
+    if tile.heart:
+        # a heart-shaped cut in the print, bare grey metal showing through
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, int(0.72 * n), int(0.71 * n), int(0.075 * n), (255, 255, 255))
+        img[heart > 127] = _METAL_V
+    _gloss(img)
+    return _cap_alpha(img, cap, PX)
+
+
+def _token_v(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    img, cap = _crown(n, _METAL_V if colour is None else colour, 0.38)
+    if colour is None:
+        # the back: bare metal with a stamped ring, lit on its lower right inner edge
+        cv2.circle(img, (c - S, c - S), int(0.2 * n), (95, 95, 92), int(1.5 * S), _AA)
+        cv2.circle(img, (c + S, c + S), int(0.2 * n), (225, 225, 222), int(1.5 * S), _AA)
+    else:
+        # a face: a dark mouth printed across it, two cream fangs hanging from it
+        mouth = np.zeros((n, n), np.uint8)
+        cv2.ellipse(mouth, (c, int(0.44 * n)), (int(0.2 * n), int(0.07 * n)), 0, 0, 180, 255, -1)
+        img[mouth > 0] = _KEY_V
+        for x in (0.42, 0.58):
+            fang = np.zeros((n, n), np.uint8)
+            pts = np.array([[x - 0.045, 0.46], [x + 0.045, 0.46], [x, 0.6]]) * n
+            cv2.fillPoly(fang, [pts.astype(np.int32)], 255, _AA)
+            _printed(img, fang > 127, _CREAM_V, int(0.9 * S))
+    _gloss(img)
+    return _cap_alpha(img, cap, 112)
+
+
+def _token_u(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n - 0.5
+    r = np.hypot(xx, yy)
+    a = np.arctan2(yy, xx)
+    lift = int(0.014 * n)
+    base = np.array((120, 150, 175) if colour is None else colour, np.float32)
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = base
+    # rings of paper over the colour, paler outwards, each edge wavy and shading the one below
+    for k, (edge, pale) in enumerate([(0.24, 0.2), (0.33, 0.45), (0.42, 0.7)]):
+        sheet = r > edge + 0.01 * np.sin((5 + k) * a + k)
+        _cast_shadow(img, sheet, lift, 0.5)
+        img[sheet] = base + (255 - base) * pale
+    if colour is None:
+        # the back: kraft paper rings round a cream paper star
+        star = np.zeros((n, n), np.uint8)
+        cv2.fillPoly(star, [_star(n, 0.17, 0.075).astype(np.int32)], 255, _AA)
+        mark = star > 127
+    else:
+        # a face: two cream paper fangs hanging from the top of the middle
+        mark = np.zeros((n, n), bool)
+        for x in (0.43, 0.57):
+            fang = np.zeros((n, n), np.uint8)
+            pts = np.array([[x - 0.05, 0.38], [x + 0.05, 0.38], [x, 0.6]]) * n
+            cv2.fillPoly(fang, [pts.astype(np.int32)], 255, _AA)
+            mark |= fang > 127
+    _cast_shadow(img, mark, lift, 0.55)
+    img[mark] = _PAPER_U
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return with_disc_alpha(_shrunk(_grain(img, 13 if colour is None else 14, 4.0), 112))
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -1644,6 +1843,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "arcade": ("round", _arcade, _token_r, _TOK_R),
     "leaded": ("square", _leaded, _token_s, _TOK_S),
     "stitch": ("round", _stitch, _token_t, _TOK_T),
+    "papercut": ("square", _papercut, _token_u, _TOK_U),
+    "bottlecap": ("round", _bottlecap, _token_v, _TOK_V),
 }
 
 
