@@ -1012,3 +1012,17 @@ def test_two_clear_tokens_in_a_blob_the_checked_cloth_swelled_are_kept(tmp_path)
                 < 0.3 * photo.token_px
             ]
             assert [d.colour for d in near] == [truth.colour]
+
+
+def test_a_tile_read_twice_even_after_settling_is_a_repeated_print_not_two_tiles(tmp_path):
+    # hard level, seed 2024's tenth photo of a stained-glass check style: a deposit
+    # mat's outlined slots match the line-rich maiden faces clearly (0.80-0.84), and
+    # seventeen of them were read as one and the same tile at confidence 0
+    save_tileset(check_set("leaded"), tmp_path / "leaded")
+    tileset = load_tileset(tmp_path / "leaded")
+    photo = evaluation_photo(tileset, 2024, 2, 9)
+    result = Recogniser(tileset).detect(photo.image)
+    ids = [t.tile for t in result.tiles]
+    assert len(ids) == len(set(ids))
+    assert sum(r.reason.endswith(" again") for r in result.rejected) >= 10
+    assert score_photo(photo, result, 2, 9).tiles_right == len(photo.tiles)
