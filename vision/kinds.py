@@ -602,14 +602,24 @@ def tiles_by_colour(
     are about the tiles' size here, size cannot tell. The back's colours (linen, a navy
     ring) left 0.41-0.95 of such a piece unexplained (:data:`_TOKEN_MISFIT_DOUBT`), a
     tile's reading 0.07-0.35. A real back in a row's middle fits its own colours
-    (``misfits``: see :meth:`vision.naming.Naming.misfits`)."""
+    (``misfits``: see :meth:`vision.naming.Naming.misfits`; 0.11-0.24 on stitch). Where
+    no token face is read clearly (``lone_token_min``) the frame holds no player's row,
+    which shows faces at its ends, and every token is doubted, however well its colour
+    fits (stitch's tiles read as backs there fitted the back at 0.22-0.33 too)."""
     doubted = [i for i, s in enumerate(chosen) if scoring.is_token(s)]
     if not doubted or size_at is None or not scoring.tileset.has_tiles:
         return chosen
     own = misfits(chosen, [chosen[i] for i in doubted])
+    # a player's row is face up at its ends: where no face is read clearly, no row lies
+    # here, and every "token" is in doubt
+    least = scoring.config.lone_token_min
+    rows = any(
+        not scoring.is_back(s.group) and s.score >= least for s in (chosen[i] for i in doubted)
+    )
+    doubt = _TOKEN_MISFIT_DOUBT if rows else 0.0
     out = list(chosen)
     for i, misfit in zip(doubted, own, strict=True):
-        if not misfit >= _TOKEN_MISFIT_DOUBT:
+        if not misfit >= doubt:
             continue
         reading = _tile_reading(scoring, frame, chosen[i], size_at, lambda r: misfits(out, r))
         if reading is None:
