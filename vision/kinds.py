@@ -25,12 +25,12 @@ from vision.numeric import median_of
 from vision.outlines import fitted_to_edge
 from vision.pieces import Scored, SizeModel, clear_of, distance, grouped_by_split
 from vision.rectify import Pyramid, quad_from_ellipse
-from vision.results import RejectedCandidate
+from vision.results import RejectedCandidate, TokenDetection
 from vision.scoring import CLEAR_LEAD, Scoring
 from vision.searches.edges import outlined
 from vision.shapes import rim_ellipse_near
 from vision.token_row_cuts import finer_sized
-from vision.token_rows import OPPOSITE, STEP_RANGE, STRAIGHT
+from vision.token_rows import OPPOSITE, STEP_RANGE, STRAIGHT, row_middles
 
 #: A token with no other token within this many diameters (centre to centre) lies
 #: alone: not in a player's row, even one with a token between not read.
@@ -605,7 +605,10 @@ def tiles_by_colour(
     (``misfits``: see :meth:`vision.naming.Naming.misfits`; 0.11-0.24 on stitch). Where
     no token face is read clearly (``lone_token_min``) the frame holds no player's row,
     which shows faces at its ends, and every token is doubted, however well its colour
-    fits (stitch's tiles read as backs there fitted the back at 0.22-0.33 too)."""
+    fits (stitch's tiles read as backs there fitted the back at 0.22-0.33 too). Where
+    faces are read, a token in a row's middle (:func:`vision.token_rows.row_middles`)
+    lies face down by the rules and is left a back: a real back there, JPEG-saved,
+    misfitted 0.355 and tied two tile motifs (stitch seed 2024 #3)."""
     doubted = [i for i, s in enumerate(chosen) if scoring.is_token(s)]
     if not doubted or size_at is None or not scoring.tileset.has_tiles:
         return chosen
@@ -617,9 +620,15 @@ def tiles_by_colour(
         not scoring.is_back(s.group) and s.score >= least for s in (chosen[i] for i in doubted)
     )
     doubt = _TOKEN_MISFIT_DOUBT if rows else 0.0
+    # ...and a token in a row's middle lies face down: a back there is a back
+    at = [
+        TokenDetection(None, False, chosen[i].candidate.center, chosen[i].candidate.polygon(), 1.0)
+        for i in doubted
+    ]
+    middles = {doubted[k] for k in row_middles(at)} if rows else set()
     out = list(chosen)
     for i, misfit in zip(doubted, own, strict=True):
-        if not misfit >= doubt:
+        if not misfit >= doubt or i in middles:
             continue
         reading = _tile_reading(scoring, frame, chosen[i], size_at, lambda r: misfits(out, r))
         if reading is None:
