@@ -243,6 +243,33 @@ class Naming:
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, unsure, gains
 
+    def misfits(self, chosen: list[Scored], readings: list[Scored]) -> np.ndarray:
+        """How badly each of ``readings`` (pieces of ``chosen``, or those pieces read
+        again) fits the best-fitting colour of its own motif: the share of its variance
+        its member's face leaves unexplained, under the lamp ``chosen`` give (as
+        :meth:`colour` estimates it, but without the edge-mixed fit)."""
+        out = np.full(len(readings), np.nan)
+        for round_ in (False, True):
+            subset = [s for s in chosen if s.candidate.round == round_]
+            wanted = [k for k, r in enumerate(readings) if r.candidate.round == round_]
+            if not subset or not wanted:
+                continue
+            lamp = FrameColours(
+                [upright(s.patch, s.turn) for s in subset],
+                [self.member_faces[s.group] for s in subset],
+                self.colour_masks[round_],
+                self.config.illuminant_kelvins,
+                np.array([max(s.score, 0.05) for s in subset]),
+            )
+            asked = FrameColours(
+                [upright(readings[k].patch, readings[k].turn) for k in wanted],
+                [self.member_faces[readings[k].group] for k in wanted],
+                self.colour_masks[round_],
+                gains=lamp.gains,
+            )
+            out[wanted] = asked.residuals.min(axis=1)
+        return out
+
     def wider_cuts(self, chosen: list[Scored], pyramid: Pyramid) -> list[np.ndarray | None] | None:
         """Each piece of a shape whose colour lies at the edge (:attr:`edge_coloured`) cut
         :data:`vision.colour.BEYOND_MARGIN` wider each way (None for the others), for
