@@ -869,7 +869,12 @@ def _pale_grounds(
 
     A break only two cells wide takes in the corners that happen to repeat the cloth, so
     a square tile in the cloth's dark colour comes out round (read as a token); its
-    ground is found whole where that colour spreads (:func:`oversized_cells`).
+    ground is found whole where that colour spreads (:func:`oversized_cells`). A break
+    :data:`DARK_BREAK_MIN_CELLS` cells (``cell``: a cell's area) or wider is kept: it is
+    wider than a token, and a tile whose dark middle is ringed by the cloth's paler
+    colours (layered paper) neither spreads one colour nor shows one the cloth lacks,
+    so no other cue finds it (papercut seed 2024 #19: four green tiles three cells
+    wide on a green gingham, 6-7 cells of break each, never in the mask).
     """
     count, regions, stats, _ = cv2.connectedComponentsWithStats(objects)
     inside = regions > 0
