@@ -165,6 +165,9 @@ BREAK_SHARE = 0.5
 BREAK_EDGE = 0.3
 #: A break smaller than this many cells is a crease or a fleck of noise.
 BREAK_MIN_CELLS = 1.5
+#: A full-size break in the cloth's darkest colour this many cells wide or more holds a
+#: square's corners (see :func:`_pale_grounds`).
+DARK_BREAK_MIN_CELLS = 5.0
 #: Half a period along a cloth's axis (or their sum or difference) that lands on another
 #: colour at this share of the frame's edges is one the cloth alternates under.
 ALTERNATE_MIN = 0.8
@@ -298,7 +301,7 @@ def _cloth_objects(
         pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
     if fine is not None:
         # the other cues outline what they find more sharply than a break does
-        fine = _untouched(_pale_grounds(fine, labels, palette), pattern)
+        fine = _untouched(_pale_grounds(fine, labels, palette, found[1]), pattern)
         pattern = fine if pattern is None else cv2.bitwise_or(pattern, fine)
     if pattern is not None:
         mask = cv2.bitwise_or(mask, pattern)
@@ -859,14 +862,21 @@ def _cloth_lattice(
     return None
 
 
-def _pale_grounds(objects: np.ndarray, labels: np.ndarray, palette: np.ndarray) -> np.ndarray:
+def _pale_grounds(
+    objects: np.ndarray, labels: np.ndarray, palette: np.ndarray, cell: float
+) -> np.ndarray:
     """The regions of ``objects`` (0/255) whose commonest cloth colour is not its darkest.
 
     A break only two cells wide takes in the corners that happen to repeat the cloth, so
     a square tile in the cloth's dark colour comes out round (read as a token); its
-    ground is found whole where that colour spreads (:func:`oversized_cells`).
+    ground is found whole where that colour spreads (:func:`oversized_cells`). A break
+    :data:`DARK_BREAK_MIN_CELLS` cells (``cell``: a cell's area) or wider is kept: it is
+    wider than a token, and a tile whose dark middle is ringed by the cloth's paler
+    colours (layered paper) neither spreads one colour nor shows one the cloth lacks,
+    so no other cue finds it (papercut seed 2024 #19: four green tiles three cells
+    wide on a green gingham, 6-7 cells of break each, never in the mask).
     """
-    count, regions = cv2.connectedComponents(objects)
+    count, regions, stats, _ = cv2.connectedComponentsWithStats(objects)
     inside = regions > 0
     ids, colours = regions[inside], labels[inside]
     on_cloth = colours != NO_COLOUR
@@ -874,6 +884,7 @@ def _pale_grounds(objects: np.ndarray, labels: np.ndarray, palette: np.ndarray) 
     shares = np.zeros((count, len(palette)))
     np.add.at(shares, (ids[on_cloth], colours[on_cloth]), 1)
     dark = shares.argmax(axis=1) == darkest
+    dark &= stats[:, cv2.CC_STAT_AREA] < DARK_BREAK_MIN_CELLS * cell
     dark[0] = True
     return np.where(dark[regions], 0, objects).astype(np.uint8)
 

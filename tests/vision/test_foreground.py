@@ -555,3 +555,34 @@ def test_a_tile_in_the_cloths_mixed_colour_wider_than_its_period_breaks_its_alte
         assert coverage(broken, tile) > 0.6
     for centre in [(520, 100), (260, 300), (90, 280)]:
         assert coverage(broken, disc_mask(centre, 15)) < 0.1, centre
+
+
+def _graded_tile_in_cloth_colours(
+    image: np.ndarray, centre: tuple[int, int], side: int, turn: float
+) -> np.ndarray:
+    """A square tile of layered paper in the cloth's own colours: a pale ring, a mixed
+    one, a dark middle and a pale figure (papercut's green tiles). Returns where it lies."""
+    mixed = tuple(int(c) for c in (np.array(PALE) + np.array(GREEN)) // 2)
+    corners = cv2.boxPoints((centre, (side, side), turn)).astype(np.int32)
+    for share, colour in [(1.0, PALE), (0.8, mixed), (0.6, GREEN)]:
+        layer = cv2.boxPoints((centre, (side * share, side * share), turn)).astype(np.int32)
+        cv2.fillConvexPoly(image, layer, colour, cv2.LINE_AA)
+    figure = cv2.boxPoints((centre, (side * 0.15, side * 0.3), turn)).astype(np.int32)
+    cv2.fillConvexPoly(image, figure, PALE, cv2.LINE_AA)
+    return _footprint(corners)
+
+
+def test_graded_tiles_in_the_cloths_colours_on_a_fine_check_are_found(
+    config: VisionConfig,
+) -> None:
+    # cells 8 px across are compared with themselves at the full work size; a tile
+    # three cells wide whose middle is the cloth's darkest colour breaks
+    # the repetition over a region wide enough to hold its square (papercut seed 2024
+    # #19: four green tiles on a green gingham were never in the mask)
+    frame = checked_cloth(cell=8)
+    placed = [((150, 110), 20.0), ((330, 200), 45.0), ((480, 120), 10.0), ((240, 270), 70.0)]
+    tiles = [_graded_tile_in_cloth_colours(frame, centre, 24, turn) for centre, turn in placed]
+    mask = object_mask(camera(frame), config)
+    for (centre, _), tile in zip(placed, tiles, strict=True):
+        assert coverage(mask, tile) > 0.8, centre
+    assert _beyond(mask, tiles, 4) < 0.002 * mask.size
