@@ -865,7 +865,8 @@ def _cloth_lattice(
 def _pale_grounds(
     objects: np.ndarray, labels: np.ndarray, palette: np.ndarray, cell: float
 ) -> np.ndarray:
-    """The regions of ``objects`` (0/255) whose commonest cloth colour is not its darkest.
+    """The regions of ``objects`` (0/255) whose commonest cloth colour is not its darkest,
+    and those :data:`DARK_BREAK_MIN_CELLS` cells or wider whatever their colour.
 
     A break only two cells wide takes in the corners that happen to repeat the cloth, so
     a square tile in the cloth's dark colour comes out round (read as a token); its
