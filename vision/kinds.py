@@ -457,12 +457,22 @@ def as_tile(scoring: Scoring, frame: Frame, s: Scored, size_at: SizeModel | None
     at 0.62 at most."""
     if size_at is None or not scoring.tileset.has_tiles:
         return None
+    best = _cut_as_tile(scoring, frame, s, size_at)
+    if best is None or best.score < scoring.config.sure_tile_min:
+        return None
+    return best if scoring.rejection(best, size_at(s.candidate.center)) is None else None
+
+
+def _cut_as_tile(scoring: Scoring, frame: Frame, s: Scored, size_at: SizeModel) -> Scored | None:
+    """Piece ``s`` cut again as a tile and matched among the tile faces alone, aligned:
+    a round tile from where the piece was first cut and where it was aligned, a square
+    tile where the edges show its outline best (None where they show none). The best
+    reading, however poor; its callers judge it."""
     c = s.candidate
-    side = size_at(c.center)
     if scoring.tileset.tile_shape == "round":
         cuts = [s.cut or c, c]
     else:
-        square = outlined(scoring, frame, np.array(c.center), side)
+        square = outlined(scoring, frame, np.array(c.center), size_at(c.center))
         if square is None:
             return None
         cuts = [Candidate(square.astype(np.float32), False, c.blob, c.split, c.cover)]
@@ -470,10 +480,7 @@ def as_tile(scoring: Scoring, frame: Frame, s: Scored, size_at: SizeModel | None
     again = scoring.realigned(
         frame.pyramid, scoring.score_structure(frame.pyramid, cuts, tiles), tiles
     )
-    best = max(again, key=lambda t: t.score)
-    if best.score < scoring.config.sure_tile_min or scoring.rejection(best, side) is not None:
-        return None
-    return best
+    return max(again, key=lambda t: t.score)
 
 
 def _token_row(is_token: list[bool], scores: list[float], clear: float) -> bool:
@@ -647,29 +654,17 @@ def _tile_reading(
     size_at: SizeModel,
     misfits: Callable[[list[Scored]], np.ndarray],
 ) -> tuple[Scored, float] | None:
-    """Piece ``s`` read among the tile faces alone, cut as :func:`as_tile` cuts it, and
+    """Piece ``s`` read among the tile faces alone (:func:`_cut_as_tile`), and
     its colour misfit; None unless that is a clear tile. Where two tile motifs tie in
     structure (a lead under ``accept_margin_min``), the one whose colours fit the piece
     far better (:data:`_TIE_MISFIT_RATIO`) is read, its lead then taken as clear: on an
     embroidered patch the thick ring both motifs share outweighs their figures. Where
     colour does not tell them apart either, the tie is left as it is: it is a tile all
     the same, and :mod:`vision.doubts` judges its motif where the motifs differ."""
-    c = s.candidate
-    side = size_at(c.center)
-    if scoring.tileset.tile_shape == "round":
-        cuts = [s.cut or c, c]
-    else:
-        square = outlined(scoring, frame, np.array(c.center), side)
-        if square is None:
-            return None
-        cuts = [Candidate(square.astype(np.float32), False, c.blob, c.split, c.cover)]
-    tiles = ~scoring.token_groups
-    again = scoring.realigned(
-        frame.pyramid, scoring.score_structure(frame.pyramid, cuts, tiles), tiles
-    )
-    best = max(again, key=lambda t: t.score)
-    if best.score < scoring.config.sure_tile_min:
+    best = _cut_as_tile(scoring, frame, s, size_at)
+    if best is None or best.score < scoring.config.sure_tile_min:
         return None
+    side = size_at(s.candidate.center)
     if scoring.rejection(best, side) is None:
         return best, float(misfits([best])[0])
     m = best.match
