@@ -423,6 +423,51 @@ def test_the_overhead_camera_reads_a_collection(camera_server: str, browser: Any
     host.context.close()
 
 
+def test_a_photo_marks_the_tiles_the_camera_is_unsure_of(server: str, browser: Any, photo) -> None:
+    """The reading's unsure tiles are drawn in orange and named, so a player checks those."""
+    import json
+
+    host = Phone(browser, server, "host")
+    host.page.goto(f"{server}/bite-night/new")
+    for index, name in enumerate(PLAYERS):
+        host.page.locator("input[name='player']").nth(index).fill(name)
+    host.page.click("#create")
+    host.page.wait_for_selector("#stage-placing")
+    for _ in PLAYERS:
+        host.act("#stage-placing button.primary")
+    square = [[200, 300], [420, 300], [420, 520], [200, 520]]
+    found = {
+        "player": "Anna",
+        "width": 960,
+        "height": 1280,
+        "tiles": [
+            {"id": "red-monk", "center": [310, 410], "polygon": square, "unsure": False},
+            {
+                "id": "blue-coffin-heart",
+                "center": [610, 410],
+                "polygon": [[x + 300, y] for x, y in square],
+                "unsure": True,
+            },
+        ],
+    }
+    host.page.route(
+        "**/photo",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(found)
+        ),
+    )
+    host.page.set_input_files(".player[data-player='Anna'] input[type=file]", str(photo[0]))
+    host.page.wait_for_selector("#review .tiles img.unsure")
+    assert host.page.locator("#review svg polygon.unsure").count() == 1
+    assert host.page.locator("#review .tiles img:not(.unsure)").count() == 1
+    said = host.page.inner_text("#review p")
+    assert tile_name("blue-coffin-heart") in said and tile_name("red-monk") not in said
+    host.page.locator("#review").scroll_into_view_if_needed()
+    host.shot("07b-photo-unsure")
+    assert host.errors == [], host.errors
+    host.context.close()
+
+
 POINT_CARDS = [
     "color-set",
     *(f"motif:{m}" for m in ("vampire", "monk", "maiden", "coffin", "garlic")),

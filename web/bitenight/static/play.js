@@ -394,6 +394,8 @@
     svg.setAttribute("viewBox", `0 0 ${found.width} ${found.height}`);
     svg.setAttribute("preserveAspectRatio", "none");
     const fontSize = Math.max(found.width, found.height) / 40;
+    // A tile read unsurely is drawn in orange with a question mark, here and in the
+    // strip below, so that the player checks those few rather than every tile.
     for (const tile of found.tiles) {
       const polygon = document.createElementNS(svg.namespaceURI, "polygon");
       polygon.setAttribute("points", tile.polygon.map(([x, y]) => `${x},${y}`).join(" "));
@@ -402,13 +404,21 @@
       label.setAttribute("y", tile.center[1]);
       label.setAttribute("text-anchor", "middle");
       label.setAttribute("font-size", fontSize);
-      label.textContent = tileName(tile.id);
+      label.textContent = tile.unsure ? `${tileName(tile.id)} ?` : tileName(tile.id);
+      if (tile.unsure) { polygon.classList.add("unsure"); label.classList.add("unsure"); }
       svg.append(polygon, label);
     }
     picture.append(svg);
     const ids = found.tiles.map((tile) => tile.id);
-    panel.append(el("p", {}, t("bitenight.photo_found", { n: ids.length })),
-      el("div", { class: "tiles small" }, ids.map(tileImg)),
+    const unsure = found.tiles.filter((tile) => tile.unsure).map((tile) => tile.id);
+    const strip = found.tiles.map((tile) => {
+      const img = tileImg(tile.id);
+      if (tile.unsure) img.classList.add("unsure");
+      return img;
+    });
+    panel.append(el("p", {}, unsure.length ? t("bitenight.photo_found_unsure", { n: ids.length, tiles: tileNames(unsure) })
+                                    : t("bitenight.photo_found", { n: ids.length })),
+      el("div", { class: "tiles small" }, strip),
       el("div", { class: "row" },
         el("button", { class: "btn primary", id: "use-found", onclick: async () => {
           if (await game.post("set-collection", { player: shown.player, tiles: ids })) closeReview();
