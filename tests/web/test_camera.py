@@ -176,6 +176,21 @@ def test_a_phone_sees_the_camera_per_seat_against_the_collections(camera_app, ph
     assert all(seat["missing"] == [] and seat["extra"] == seat["seen"] for seat in seats.values())
 
 
+def test_the_seat_check_names_the_tiles_the_camera_is_unsure_of(app: Flask, client) -> None:
+    sure = {"id": "red-monk", "center": [50, 95], "unsure": False}
+    doubtful = {"id": "blue-coffin", "center": [55, 95], "unsure": True}
+    seen = Sight(0.0, 100, 100, b"", b"", tiles=(sure, doubtful))
+    # a loop that is never started: what it saw last is all the route reads
+    app.extensions["companion_camera"] = CameraLoop(
+        Alternating(), Counted().detect, lambda frame, _: frame, latest=seen
+    )
+    game = post(client, "/api/games", {"kind": "bite-night", "setup": {"players": PLAYERS}})
+    seats = client.get(f"/bite-night/{game.get_json()['id']}/camera").get_json()["seats"]
+    assert seats["Anna"]["seen"] == ["red-monk", "blue-coffin"]
+    assert seats["Anna"]["unsure"] == ["blue-coffin"]
+    assert seats["Ben"]["unsure"] == seats["Cleo"]["unsure"] == []
+
+
 def test_the_raw_frame_and_the_mjpeg_stream_are_served(camera_app: Flask) -> None:
     client = camera_app.test_client()
     with client.get("/camera/raw.jpg") as raw:

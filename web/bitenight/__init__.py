@@ -156,7 +156,8 @@ def camera_view(game_id: str) -> dict[str, Any]:
     """What the table camera sees in front of each player, beside his collection.
 
     ``seen`` is what a phone may accept as its collection; ``missing`` and ``extra``
-    say where the table and the game differ (the check before the next card).
+    say where the table and the game differ (the check before the next card);
+    ``unsure`` names the seen tiles read too unsurely to take without a look.
     """
     from web.camera import latest, tiles_by_seat
     from web.seatzones import seat_finder
@@ -167,6 +168,7 @@ def camera_view(game_id: str) -> dict[str, Any]:
     sight = latest()
     held = engine.view(stored.game.state)["collections"]
     seen = tiles_by_seat(sight, players, seat_finder(sight, players))
+    unsure = {tile["id"] for tile in sight.tiles if tile.get("unsure")}
     return {
         "at": sight.at,
         "version": stored.game.version,
@@ -175,6 +177,7 @@ def camera_view(game_id: str) -> dict[str, Any]:
                 "seen": seen[name],
                 "missing": [tile for tile in held[name] if tile not in seen[name]],
                 "extra": [tile for tile in seen[name] if tile not in held[name]],
+                "unsure": [tile for tile in seen[name] if tile in unsure],
             }
             for name in players
         },

@@ -361,9 +361,11 @@
         seat.missing.length ? t("bitenight.camera_missing", { tiles: tileNames(seat.missing) }) : null,
         seat.extra.length ? t("bitenight.camera_extra", { tiles: tileNames(seat.extra) }) : null,
       ].filter(Boolean);
+      const verdict = differences.length ? t("bitenight.camera_differs", { name, detail: differences.join("; ") })
+        : `${name}: ${t("bitenight.camera_matches")}`;
+      const doubt = seat.unsure.length ? ` ${t("bitenight.camera_unsure", { tiles: tileNames(seat.unsure) })}` : "";
       return el("p", { class: `check ${differences.length ? "off" : "ok"}`, dataset: { player: name } },
-        differences.length ? t("bitenight.camera_differs", { name, detail: differences.join("; ") })
-          : `${name}: ${t("bitenight.camera_matches")}`);
+        verdict + doubt);
     }));
   }
 
