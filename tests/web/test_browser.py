@@ -462,6 +462,7 @@ def test_a_photo_marks_the_tiles_the_camera_is_unsure_of(server: str, browser: A
     assert host.page.locator("#review .tiles img:not(.unsure)").count() == 1
     said = host.page.inner_text("#review p")
     assert tile_name("blue-coffin-heart") in said and tile_name("red-monk") not in said
+    assert "You should hold 3" in said  # two tiles found of the round's three
     host.page.locator("#review").scroll_into_view_if_needed()
     host.shot("07b-photo-unsure")
     assert host.errors == [], host.errors

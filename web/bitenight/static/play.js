@@ -418,8 +418,14 @@
       if (tile.unsure) img.classList.add("unsure");
       return img;
     });
-    panel.append(el("p", {}, unsure.length ? t("bitenight.photo_found_unsure", { n: ids.length, tiles: tileNames(unsure) })
-                                    : t("bitenight.photo_found", { n: ids.length })),
+    // While collections are counted, a photo that shows fewer or more tiles than the
+    // player should hold says so: a tile the camera missed is not drawn anywhere.
+    const v = view();
+    const counting = v.phase === "placing" || v.phase === "grabbing";
+    const countOff = counting && ids.length !== v.tiles_expected
+      ? ` ${t("bitenight.photo_count_off", { expected: v.tiles_expected })}` : "";
+    panel.append(el("p", {}, (unsure.length ? t("bitenight.photo_found_unsure", { n: ids.length, tiles: tileNames(unsure) })
+                                            : t("bitenight.photo_found", { n: ids.length })) + countOff),
       el("div", { class: "tiles small" }, strip),
       el("div", { class: "row" },
         el("button", { class: "btn primary", id: "use-found", onclick: async () => {
