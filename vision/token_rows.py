@@ -312,16 +312,26 @@ def step_counts(length: float, diameter: float) -> list[int]:
     return sorted(counts, key=lambda n: abs(length / n / diameter - 1))
 
 
-def gap_step(centres: np.ndarray, diameters: np.ndarray, i: int, j: int) -> float:
+def gap_step(
+    centres: np.ndarray,
+    diameters: np.ndarray,
+    i: int,
+    j: int,
+    frame_step: float | None = None,
+) -> float:
     """The step of a row across a gap between its tokens ``i`` and ``j`` (of
     ``centres``, sized ``diameters`` as cut): the step from either to the next token of
     its row straight behind it, where one lies there a step their size allows, else
-    their diameter.
+    the step measured between other tokens side by side in the frame (``frame_step``,
+    where given), else their diameter.
 
     Tokens lie side by side, so a row's own step is measured between two neighbours to
     a pixel or two; a cut is sized only to a tenth or so, and a face in colours near
     the cloth's is cut smaller still (a 40 px end of a row cut 29 px put a gap four
-    steps long at five)."""
+    steps long at five). Tokens are one size on the table, so another row's step says
+    the step of a row of two lone ends better than their cuts (two ends 141 px apart
+    cut 20 and 21 px put a gap six steps long at seven; the frame's backs side by side
+    stepped 23.5 px)."""
     centres = np.asarray(centres, np.float64)
     way = centres[j] - centres[i]
     way /= np.linalg.norm(way)
@@ -330,7 +340,11 @@ def gap_step(centres: np.ndarray, diameters: np.ndarray, i: int, j: int) -> floa
         for end, into in ((i, way), (j, -way))
         if (step := _step_behind(centres, diameters, end, into)) is not None
     ]
-    return float(np.mean(measured)) if measured else float(diameters[i] + diameters[j]) / 2
+    if measured:
+        return float(np.mean(measured))
+    if frame_step is not None:
+        return frame_step
+    return float(diameters[i] + diameters[j]) / 2
 
 
 def _step_behind(

@@ -223,3 +223,19 @@ def test_a_token_lying_over_a_surer_one_is_a_cut_between_two_and_is_turned_down(
     assert over_surer([*row, between]) == {3}
     kept, turned_down = as_the_rules_allow([*row, between], [], doubt=0.9)
     assert kept == row and [why for _, why in turned_down] == ["lies over a surer token"]
+
+
+def test_a_gap_between_two_lone_ends_is_stepped_as_the_frames_tokens_lie_side_by_side():
+    # gesso seed 7 #3: two ends 141 px apart cut 20 and 21 px, no back read between
+    # them; by their cuts the gap is seven steps, by the step of another row's backs
+    # side by side in the frame (23.5 px) six, as it is
+    centres = np.array([[0.0, 0.0], [141.0, 0.0]])
+    cut = np.array([20.0, 21.0])
+    assert round(141 / gap_step(centres, cut, 0, 1)) == 7
+    assert round(141 / gap_step(centres, cut, 0, 1, frame_step=23.5)) == 6
+
+
+def test_a_gap_whose_end_has_a_neighbour_keeps_the_rows_own_step_over_the_frames():
+    centres = np.array([[0.0, 0.0], [0.0, 40.0], [0.0, 200.0]])
+    cut = np.array([46.0, 34.0, 29.0])
+    assert gap_step(centres, cut, 1, 2, frame_step=30.0) == 40.0

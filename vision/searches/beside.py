@@ -342,14 +342,20 @@ def _frame_step(centres: np.ndarray, sides: np.ndarray) -> float:
     """A row's step in the frame, from its clear tokens: the median distance between
     two lying side by side (:func:`vision.token_rows.a_step_from`), else their
     median side."""
-    steps = [
+    steps = _steps_side_by_side(centres, sides)
+    return float(np.median(steps)) if steps else float(np.median(sides))
+
+
+def _steps_side_by_side(centres: np.ndarray, sides: np.ndarray) -> list[float]:
+    """The steps between each pair of tokens lying side by side
+    (:func:`vision.token_rows.a_step_from`)."""
+    return [
         float(apart[j])
         for k in range(len(centres))
         for apart, stepped in [a_step_from(centres, sides, k)[1:]]
         for j in np.flatnonzero(stepped)
         if j > k
     ]
-    return float(np.median(steps)) if steps else float(np.median(sides))
 
 
 def _run_along_mask(frame: Frame, centre: np.ndarray, step: float) -> tuple[np.ndarray, int] | None:
@@ -428,6 +434,9 @@ def row_gaps(
     if size_at is None or scoring.model.round is None:
         return chosen
     tokens, centres, sides = _round_tokens(scoring, chosen)
+    clear = np.array([t.score >= scoring.config.size_anchor_score for t in tokens], bool)
+    paired = _steps_side_by_side(centres[clear], sides[clear])
+    frame_step = float(np.median(paired)) if paired else None
     offsets = centres[None] - centres[:, None]  # [i, j]: from i to j
     apart = np.linalg.norm(offsets, axis=2)
     np.fill_diagonal(apart, np.inf)
@@ -444,7 +453,7 @@ def row_gaps(
         behind_j = offsets[j, beside[j]] / apart[j, beside[j], None] @ -way
         if np.any(behind_i > OPPOSITE) or np.any(behind_j > OPPOSITE):
             continue
-        step = gap_step(centres, sides, i, j)
+        step = gap_step(centres, sides, i, j, frame_step)
         steps = round(apart[i, j] / step)
         if not 2 <= steps <= _ROW_MOST_STEPS:
             continue
