@@ -465,7 +465,13 @@ def circle_split(
     if best is None:
         return []
     r = best[1]
-    centres = _on_outline(local, depth, [(cx, cy) for cx, cy, _ in best[2]], r)
+    # a disc whose rims are clear is where they say: the outline's arc only adds its
+    # own error there (a row's neck bends it; whorl seed 7 #2 lost 7 tiles)
+    moved = _on_outline(local, depth, [(cx, cy) for cx, cy, _ in best[2]], r)
+    centres = [
+        (cx, cy) if share >= _SURE_RIM else place
+        for place, (cx, cy, share) in zip(moved, best[2], strict=True)
+    ]
     return [quad_from_ellipse((cx + x0, cy + y0), (2 * r, 2 * r), 0.0) for cx, cy in centres]
 
 
@@ -475,6 +481,13 @@ _OUTLINE_ARC = 0.15
 
 #: How far (in radii) a disc's centre may move onto the arc of the blob's outline.
 _OUTLINE_REACH = 0.3
+
+#: A disc is moved only onto an arc this many times clearer than the outline's arc at
+#: its place: where the rims already centred it, the outline only adds its own error.
+_OUTLINE_GAIN = 1.5
+
+#: A disc whose rim share (see :meth:`_Rims.discs`) reaches this keeps its place.
+_SURE_RIM = 0.6
 
 #: The radii (shares of the disc's) at which an arc of the outline is looked for.
 _OUTLINE_GROWTHS = (1.0, 1.15)
@@ -508,7 +521,8 @@ def _on_outline(
     for cx, cy in centres:
         x, y = round(cx), round(cy)
         xa, ya = max(0, x - reach), max(0, y - reach)
-        best = (_OUTLINE_ARC, cx, cy)
+        here = max(float(acc[min(h - 1, y), min(w - 1, x)]) for acc in maps)
+        best = (max(_OUTLINE_ARC, _OUTLINE_GAIN * here), cx, cy)
         for acc in maps:
             window = acc[ya : min(h, y + reach + 1), xa : min(w, x + reach + 1)]
             if window.size and window.max() >= best[0]:
