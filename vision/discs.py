@@ -465,16 +465,8 @@ def circle_split(
     if best is None:
         return []
     r = best[1]
-    # a disc whose rims are clear is where they say: the outline's arc only adds its
-    # own error there (a row's neck bends it; whorl seed 7 #2 lost 7 tiles)
     moved = _on_outline(local, depth, [(cx, cy) for cx, cy, _ in best[2]], r)
-    centres = [
-        (cx, cy) if share >= _SURE_RIM or math.dist(place, (cx, cy)) < _least_move(r) else place
-        for place, (cx, cy, share) in zip(moved, best[2], strict=True)
-    ]
-    shifted = sum(c != (cx, cy) for c, (cx, cy, _) in zip(centres, best[2], strict=True))
-    if shifted < max(_HEAP_SHIFTED[0], _HEAP_SHIFTED[1] * len(centres)):
-        centres = [(cx, cy) for cx, cy, _ in best[2]]
+    centres = _moved_together(best[2], moved, r)
     return [quad_from_ellipse((cx + x0, cy + y0), (2 * r, 2 * r), 0.0) for cx, cy in centres]
 
 
@@ -505,6 +497,30 @@ def _least_move(radius: float) -> float:
 #: set's, and pulls every disc of the heap off centre; one disc off its arc alone is
 #: more likely the outline's error (a neck, a shadow: whorl seed 7 #2, button seed 7 #2)
 _HEAP_SHIFTED = (3, 0.4)
+
+
+def _moved_together(
+    discs: list[tuple[float, float, float]], moved: list[tuple[float, float]], radius: float
+) -> list[tuple[float, float]]:
+    """The discs' centres, moved onto the outline's arcs where the heap's rims are off.
+
+    A disc whose rims are clear is where they say: the outline's arc only adds its own
+    error there (a row's neck bends it; whorl seed 7 #2 lost 7 tiles). A move within
+    the arc's own pixel says nothing. And a rim the Hough cannot centre (a toothed
+    crown) is the tile set's, so it pulls many of a heap's discs off centre at once;
+    a disc off its arc alone was the outline's error (``discs`` as
+    :meth:`_Rims.discs` gives them: centre and rim share).
+    """
+    centres = [
+        (cx, cy)
+        if share >= _SURE_RIM or math.dist(place, (cx, cy)) < _least_move(radius)
+        else place
+        for place, (cx, cy, share) in zip(moved, discs, strict=True)
+    ]
+    shifted = sum(c != (cx, cy) for c, (cx, cy, _) in zip(centres, discs, strict=True))
+    if shifted < max(_HEAP_SHIFTED[0], _HEAP_SHIFTED[1] * len(centres)):
+        return [(cx, cy) for cx, cy, _ in discs]
+    return centres
 
 
 #: A disc whose rim share (see :meth:`_Rims.discs`) reaches this keeps its place.

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import find_blobs
-from vision.discs import _on_outline, circle_split, disc_split, is_single_disc
+from vision.discs import _moved_together, _on_outline, circle_split, disc_split, is_single_disc
 
 
 def _scene(
@@ -343,3 +343,21 @@ def test_discs_with_an_arc_of_the_outline_are_moved_onto_it_and_inner_ones_kept(
     depth = cv2.distanceTransform(local, cv2.DIST_L2, 5)
     middle = (block[4][0] - 5.0, block[4][1] + 4.0)
     assert _on_outline(local, depth, [middle], 0.93 * radius) == [middle]  # no arc of it
+
+
+def test_a_heaps_discs_move_onto_the_outline_together_or_not_at_all():
+    # bottlecap seed 2024 #0: 8 of a heap's caps 5-9 px off their arcs (radius 28.5);
+    # button seed 7 #2, whorl seed 7 #2: one disc 4-7 px off its arc alone, a neck's or
+    # a shadow's error, which cost their tiles
+    radius = 28.0
+    discs = [(100.0 + 56 * i, 100.0, 0.4) for i in range(5)]
+    off = [(x + 6.0, y - 4.0) for x, y, _ in discs]
+    assert _moved_together(discs, off, radius) == off
+    alone = [(x, y) for x, y, _ in discs]
+    alone[2] = off[2]
+    assert _moved_together(discs, alone, radius) == [(x, y) for x, y, _ in discs]
+    # a pixel's move is the arc's own error; a disc with clear rims keeps its place
+    nudged = [(x + 1.0, y + 1.0) for x, y, _ in discs]
+    assert _moved_together(discs, nudged, radius) == [(x, y) for x, y, _ in discs]
+    sure = [(x, y, 0.7) for x, y, _ in discs]
+    assert _moved_together(sure, off, radius) == [(x, y) for x, y, _ in sure]
