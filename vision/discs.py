@@ -465,7 +465,108 @@ def circle_split(
     if best is None:
         return []
     r = best[1]
-    return [quad_from_ellipse((cx + x0, cy + y0), (2 * r, 2 * r), 0.0) for cx, cy, _ in best[2]]
+    moved = _on_outline(local, depth, [(cx, cy) for cx, cy, _ in best[2]], r)
+    centres = _moved_together(best[2], moved, r)
+    return [quad_from_ellipse((cx + x0, cy + y0), (2 * r, 2 * r), 0.0) for cx, cy in centres]
+
+
+#: A disc is moved onto the blob's outline where an arc of this share of its rim lies
+#: within :data:`_OUTLINE_REACH` radii of where its rims put it.
+_OUTLINE_ARC = 0.15
+
+#: How far (in radii) a disc's centre may move onto the arc of the blob's outline.
+_OUTLINE_REACH = 0.3
+
+#: A disc is moved only onto an arc this many times clearer than the outline's arc at
+#: its place: where the rims already centred it, the outline only adds its own error.
+_OUTLINE_GAIN = 1.5
+
+#: The least move onto the outline's arc, in radii and in px: the arc's peak is found
+#: to a pixel, so a smaller move is its own error, not the rim's (tokens' discs of
+#: 3-8 px were moved 1-2 px and read worse: bottlecap seed 2024 #3, rosary seed 7 #7)
+_LEAST_MOVE = (0.15, 2.5)
+
+
+def _least_move(radius: float) -> float:
+    """How far a disc of this radius must move onto the outline for the move to count."""
+    return max(_LEAST_MOVE[0] * radius, _LEAST_MOVE[1])
+
+
+#: A heap's discs are moved only where this many of them (and this share) are off
+#: their outline's arcs: a rim the Hough cannot centre (a toothed crown) is the tile
+#: set's, and pulls every disc of the heap off centre; one disc off its arc alone is
+#: more likely the outline's error (a neck, a shadow: whorl seed 7 #2, button seed 7 #2)
+_HEAP_SHIFTED = (3, 0.4)
+
+
+def _moved_together(
+    discs: list[tuple[float, float, float]], moved: list[tuple[float, float]], radius: float
+) -> list[tuple[float, float]]:
+    """The discs' centres, moved onto the outline's arcs where the heap's rims are off.
+
+    A disc whose rims are clear is where they say: the outline's arc only adds its own
+    error there (a row's neck bends it; whorl seed 7 #2 lost 7 tiles). A move within
+    the arc's own pixel says nothing. And a rim the Hough cannot centre (a toothed
+    crown) is the tile set's, so it pulls many of a heap's discs off centre at once;
+    a disc off its arc alone was the outline's error (``discs`` as
+    :meth:`_Rims.discs` gives them: centre and rim share).
+    """
+    centres = [
+        (cx, cy)
+        if share >= _SURE_RIM or math.dist(place, (cx, cy)) < _least_move(radius)
+        else place
+        for place, (cx, cy, share) in zip(moved, discs, strict=True)
+    ]
+    shifted = sum(c != (cx, cy) for c, (cx, cy, _) in zip(centres, discs, strict=True))
+    if shifted < max(_HEAP_SHIFTED[0], _HEAP_SHIFTED[1] * len(centres)):
+        return [(cx, cy) for cx, cy, _ in discs]
+    return centres
+
+
+#: A disc whose rim share (see :meth:`_Rims.discs`) reaches this keeps its place.
+_SURE_RIM = 0.6
+
+#: The radii (shares of the disc's) at which an arc of the outline is looked for.
+_OUTLINE_GROWTHS = (1.0, 1.15)
+
+
+def _on_outline(
+    local: np.ndarray, depth: np.ndarray, centres: list[tuple[float, float]], radius: float
+) -> list[tuple[float, float]]:
+    """Each disc's centre, moved to where the blob's outline holds an arc of its rim.
+
+    The rims in the image are the faint edges between touching tiles; where a rim is
+    toothed or scalloped (a crown cap, a rosette's border) its edge normals point
+    every way but the centre, and its few votes are outweighed by the figure's sharp
+    edges: a heap's discs came out 0.1-0.15 of a side off their centres, toward their
+    figures (bottlecap seed 2024 #0), so the face was cut off-centre and its turn and
+    heart read wrong. Where a disc lies on the heap's border, the mask's outline is
+    its own rim, clean of artwork, and its arc says where its centre is (within 4 px
+    of the truth there). Discs deep inside a heap have no such arc and keep their
+    place.
+    """
+    outline = _Rims.of(local, local, 1, share=1.0, depth=depth)
+    if outline is None:
+        return centres
+    # a shadow round the heap widens its outline: still a circle about the disc's
+    # centre, only larger, so the arc is looked for a step out from its own radius
+    # too (larger steps fitted arcs of two caps at once: bottlecap seed 2024 #17)
+    maps = [outline.votes(radius * grow) for grow in _OUTLINE_GROWTHS]
+    h, w = maps[0].shape
+    reach = max(1, round(_OUTLINE_REACH * radius))
+    out = []
+    for cx, cy in centres:
+        x, y = round(cx), round(cy)
+        xa, ya = max(0, x - reach), max(0, y - reach)
+        here = max(float(acc[min(h - 1, y), min(w - 1, x)]) for acc in maps)
+        best = (max(_OUTLINE_ARC, _OUTLINE_GAIN * here), cx, cy)
+        for acc in maps:
+            window = acc[ya : min(h, y + reach + 1), xa : min(w, x + reach + 1)]
+            if window.size and window.max() >= best[0]:
+                iy, ix = np.unravel_index(int(np.argmax(window)), window.shape)
+                best = (float(window[iy, ix]), float(xa + ix), float(ya + iy))
+        out.append(best[1:3])
+    return out
 
 
 #: Discs whose rims are this complete on average (counting the missing ones as empty)

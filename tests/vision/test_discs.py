@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import find_blobs
-from vision.discs import circle_split, disc_split, is_single_disc
+from vision.discs import _moved_together, _on_outline, circle_split, disc_split, is_single_disc
 
 
 def _scene(
@@ -310,3 +310,54 @@ def test_a_sure_size_is_the_only_one_tried():
     assert len(quads) == 4 and _matched(quads, centres, 4) == 4
     assert all(r <= 10 for r in _radii(circle_split(_the_blob(mask), grey, 8.0, sure=True)))
     assert all(r >= 13 for r in _radii(circle_split(_the_blob(mask), grey, 8.0)))
+
+
+def _crown_mask(centres, radius: float) -> np.ndarray:
+    """The object mask of a heap of crown caps (21 teeth, 14 % deep)."""
+    mask = np.zeros((360, 640), np.uint8)
+    teeth = 21
+    for cx, cy in centres:
+        angles = np.linspace(0, 2 * math.pi, 4 * teeth, endpoint=False)
+        reach = np.where(np.arange(4 * teeth) % 4 < 2, radius, 0.86 * radius)
+        points = np.stack([cx + reach * np.cos(angles), cy + reach * np.sin(angles)], axis=1)
+        cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 255)
+    return mask
+
+
+def test_discs_with_an_arc_of_the_outline_are_moved_onto_it_and_inner_ones_kept():
+    # bottlecap seed 2024 #0: toothed rims outvoted by the figures put a heap's discs
+    # 0.1-0.15 of a side off their centres; the heap's outline is its border caps' rims
+    radius = 28.0
+    plus = [(200.0, 150.0), (256.0, 150.0), (144.0, 150.0), (200.0, 206.0), (200.0, 94.0)]
+    local = _crown_mask(plus, radius)
+    depth = cv2.distanceTransform(local, cv2.DIST_L2, 5)
+    off = [(x - 7.0, y + 6.0) for x, y in plus]  # a third of a radius off
+    moved = _on_outline(local, depth, off, 0.93 * radius)
+    # the arms' discs have a half of their rims on the outline; the middle one only
+    # the plus's four notches, no clearer where it is moved than where it is
+    assert all(math.dist(m, c) <= 2.5 for m, c in zip(moved[1:], plus[1:], strict=True))
+    assert moved[0] == off[0]
+    block = _block(3, 3, radius, origin=(150.0, 100.0))
+    local = _crown_mask(block, radius)
+    local = cv2.morphologyEx(local, cv2.MORPH_CLOSE, np.ones((9, 9), np.uint8))  # welded
+    depth = cv2.distanceTransform(local, cv2.DIST_L2, 5)
+    middle = (block[4][0] - 5.0, block[4][1] + 4.0)
+    assert _on_outline(local, depth, [middle], 0.93 * radius) == [middle]  # no arc of it
+
+
+def test_a_heaps_discs_move_onto_the_outline_together_or_not_at_all():
+    # bottlecap seed 2024 #0: 8 of a heap's caps 5-9 px off their arcs (radius 28.5);
+    # button seed 7 #2, whorl seed 7 #2: one disc 4-7 px off its arc alone, a neck's or
+    # a shadow's error, which cost their tiles
+    radius = 28.0
+    discs = [(100.0 + 56 * i, 100.0, 0.4) for i in range(5)]
+    off = [(x + 6.0, y - 4.0) for x, y, _ in discs]
+    assert _moved_together(discs, off, radius) == off
+    alone = [(x, y) for x, y, _ in discs]
+    alone[2] = off[2]
+    assert _moved_together(discs, alone, radius) == [(x, y) for x, y, _ in discs]
+    # a pixel's move is the arc's own error; a disc with clear rims keeps its place
+    nudged = [(x + 1.0, y + 1.0) for x, y, _ in discs]
+    assert _moved_together(discs, nudged, radius) == [(x, y) for x, y, _ in discs]
+    sure = [(x, y, 0.7) for x, y, _ in discs]
+    assert _moved_together(sure, off, radius) == [(x, y) for x, y, _ in sure]
