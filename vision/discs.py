@@ -465,8 +465,9 @@ def circle_split(
     if best is None:
         return []
     r = best[1]
-    moved = _on_outline(local, depth, [(cx, cy) for cx, cy, _ in best[2]], r)
-    centres = _moved_together(best[2], moved, r)
+    centres = [(cx, cy) for cx, cy, _ in best[2]]
+    if _may_move_together(best[2]):
+        centres = _moved_together(best[2], _on_outline(local, depth, centres, r), r)
     return [quad_from_ellipse((cx + x0, cy + y0), (2 * r, 2 * r), 0.0) for cx, cy in centres]
 
 
@@ -497,6 +498,13 @@ def _least_move(radius: float) -> float:
 #: set's, and pulls every disc of the heap off centre; one disc off its arc alone is
 #: more likely the outline's error (a neck, a shadow: whorl seed 7 #2, button seed 7 #2)
 _HEAP_SHIFTED = (3, 0.4)
+
+
+def _may_move_together(discs: list[tuple[float, float, float]]) -> bool:
+    """Whether enough of a heap's discs have rims unsure enough to be moved at all: the
+    outline's arcs are looked for only then (most heaps' rims are sure)."""
+    unsure = sum(share < _SURE_RIM for _, _, share in discs)
+    return unsure >= max(_HEAP_SHIFTED[0], _HEAP_SHIFTED[1] * len(discs))
 
 
 def _moved_together(
