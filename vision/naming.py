@@ -55,6 +55,18 @@ SQUARE_TURN_HEART_ODDS = 0.1
 #: and stamp, 10 % won by under 0.45 and 5 % by under 0.35; runes seed 2024 #19's heart,
 #: read plain, won by 0.40 and was reported at 1.00.
 HEART_CLEAR = 0.5
+#: The other turns a square piece read plain is looked at for a heart (its figure allows
+#: only quarter turns; see :meth:`Naming.heart_margin`).
+SQUARE_HEART_TURNS = [90.0, 180.0, 270.0]
+#: ...and a round piece: any turn, in steps small enough that the pair's shifts
+#: (:data:`vision.colour.PAIR_SHIFTS`) reach the heart at the step's middle. A round
+#: garlic's short spike lets structure turn it 30-90° off (hatch seed 7 #6 and #7, ring
+#: seed 7 #8, pinwheel seed 2024 #8: heart twins read plain at 0.6-0.93); their hearts
+#: showed in some other turn by 0.36-0.80 of the twins' errors, the 117 plain round tiles
+#: read right on photos of hatch, pinwheel, ring, whorl, sticker, orbit and coins by
+#: 0.23 at most (median 0.05). Of those five confident wrong hearts, four now have their
+#: confidence capped under 0.7; of the 105 right ones capped at 0.7 or more, one.
+ROUND_HEART_TURNS = [float(turn) for turn in range(15, 360, 15)]
 
 
 class Naming:
@@ -416,7 +428,9 @@ class Naming:
         heart's face fits there better than its plain twin, structure may have turned it
         (a near-symmetric figure: runes' ``#``, cut a quarter off, showed its heart in
         the corner a quarter away at -0.79 while its own turn read plain at 0.92), and
-        the plain reading is only as sure as its lead over that.
+        the plain reading is only as sure as its lead over that. A round piece read plain
+        is looked at in every :data:`ROUND_HEART_TURNS`: structure may have turned it by
+        any amount, not by quarters only.
         """
         twin = int(self.heart_twins[piece.group][member])
         if twin < 0:
@@ -424,10 +438,11 @@ class Naming:
         blur = frame.blur_of(index, member)
         own, other = frame.twin_errors(index, member, twin, blur)
         margin = (other - own) / max(own + other, 1e-9)
-        if piece.candidate.round or self.has_heart(piece.group, member):
+        if self.has_heart(piece.group, member):
             return margin
         patch = frame.patches[index]  # upright, as read
-        turned = frame.twin_errors_turned(index, twin, member, blur, patch, [90.0, 180.0, 270.0])
+        turns = ROUND_HEART_TURNS if piece.candidate.round else SQUARE_HEART_TURNS
+        turned = frame.twin_errors_turned(index, twin, member, blur, patch, turns)
         shows = (turned[:, 1] - turned[:, 0]) / np.maximum(turned.sum(axis=1), 1e-9)
         return margin - max(float(shows.max()), 0.0)
 
