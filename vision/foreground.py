@@ -259,9 +259,7 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
 
 def _cloth_objects(
     blurred: np.ndarray, distance: np.ndarray, band: np.ndarray, config: VisionConfig
-) -> tuple[
-    np.ndarray, np.ndarray | None, tuple[np.ndarray, ...] | None, np.ndarray | None
-]:
+) -> tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, ...] | None, np.ndarray | None]:
     """The objects on a patterned cloth (0/255, before closing), where it stops
     repeating itself, its periods and its small dark breaks (see :attr:`Foreground.broken`,
     :attr:`Foreground.periods`, :attr:`Foreground.places`).
