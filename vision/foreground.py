@@ -208,6 +208,12 @@ class Foreground:
     #: None where no lattice was read. An edge one period away from its like is the
     #: cloth's own (see :func:`vision.outlines.cloth_free_gradient`).
     periods: tuple[np.ndarray, ...] | None = None
+    #: Small breaks of a checked cloth in its darkest colour (0/255, at the mask's size),
+    #: left out of :attr:`mask` (see :func:`_pale_grounds`); None where there are none.
+    #: Such a break may be a piece in the cloth's own dark colour, so the searches look
+    #: there for one at the frame's tile size; cut as a blob, it is cut too small and
+    #: shrinks the frame's tile size.
+    places: np.ndarray | None = None
 
 
 def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -230,7 +236,7 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
     # a gingham seen close up is half its mixed colour, which the local average is:
     # its median pixel is table-like, but a quarter of it stands far out
     patterned = texture > config.pattern_texture or upper > PATTERN_UPPER * config.pattern_texture
-    broken = periods = None
+    broken = periods = places = None
     if not patterned:
         noise = config.foreground_noise_factor * texture
         strong = distance > max(config.foreground_min_distance, noise)
@@ -242,20 +248,21 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
         wide = cv2.morphologyEx(faint.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
         mask = _solid(_grown_into(wide.astype(bool), strong))
     else:
-        mask, broken, periods = _cloth_objects(blurred, distance, band, config)
+        mask, broken, periods, places = _cloth_objects(blurred, distance, band, config)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     outlines = None if patterned else outline_mask(lab, config)
     if outlines is not None:
         mask = cv2.bitwise_or(mask, outlines)
     grey = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
-    return Foreground(without_lines(fill_holes(mask), grey), broken, periods)
+    return Foreground(without_lines(fill_holes(mask), grey), broken, periods, places)
 
 
 def _cloth_objects(
     blurred: np.ndarray, distance: np.ndarray, band: np.ndarray, config: VisionConfig
-) -> tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, ...] | None]:
+) -> tuple[np.ndarray, np.ndarray | None, tuple[np.ndarray, ...] | None, np.ndarray | None]:
     """The objects on a patterned cloth (0/255, before closing), where it stops
-    repeating itself and its periods (see :attr:`Foreground.broken`, :attr:`Foreground.periods`).
+    repeating itself, its periods and its small dark breaks (see :attr:`Foreground.broken`,
+    :attr:`Foreground.periods`, :attr:`Foreground.places`).
 
     A patterned cloth differs from its own local average everywhere; what is one of the
     table's own colours (seen along the frame's edges) is still table.
@@ -279,7 +286,7 @@ def _cloth_objects(
         pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
     # and where the cloth stops repeating itself: a pale tile whose figure and edge
     # are in the cloth's own colours, under two cells wide
-    fine = periods = None
+    fine = periods = places = None
     mixed = _mixed_colours(palette)
     found = cloth_breaks(labels[half], cells, band[half], mixed)
     if found is not None:
@@ -301,11 +308,15 @@ def _cloth_objects(
         pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
     if fine is not None:
         # the other cues outline what they find more sharply than a break does
-        fine = _untouched(_pale_grounds(fine, labels, palette, found[1]), pattern)
+        kept = _pale_grounds(fine, labels, palette, found[1])
+        # the small dark breaks left out are only places to look for a piece at
+        places = _untouched(cv2.subtract(fine, kept), pattern)
+        places = places if places.any() else None
+        fine = _untouched(kept, pattern)
         pattern = fine if pattern is None else cv2.bitwise_or(pattern, fine)
     if pattern is not None:
         mask = cv2.bitwise_or(mask, pattern)
-    return mask, broken, periods
+    return mask, broken, periods, places
 
 
 def _grown_into(faint: np.ndarray, strong: np.ndarray) -> np.ndarray:

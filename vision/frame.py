@@ -37,6 +37,8 @@ class Frame:
     periods: tuple[np.ndarray, ...] | None
     #: Where a checked cloth stops repeating itself (:attr:`vision.foreground.Foreground.broken`).
     broken: np.ndarray | None
+    #: Small dark breaks of a checked cloth (:attr:`vision.foreground.Foreground.places`).
+    places: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         """Lock the arrays: every stage and search reads them, so one that wrote into
@@ -44,6 +46,14 @@ class Frame:
         read differently depending on what ran before. A write now raises instead."""
         levels = getattr(self.pyramid, "levels", ())
         periods = self.periods or ()
-        for array in (self.image, self.grey, self.mask, self.broken, *levels, *periods):
+        for array in (
+            self.image,
+            self.grey,
+            self.mask,
+            self.broken,
+            self.places,
+            *levels,
+            *periods,
+        ):
             if isinstance(array, np.ndarray):
                 locked(array)

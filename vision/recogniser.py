@@ -99,7 +99,15 @@ class Recogniser:
         blobs = cuts.blobs(scoring, mask, scale)
         pyramid = Pyramid(image)
         frame = Frame(
-            image, pyramid, scale, grey, mask, blobs, foreground.periods, foreground.broken
+            image,
+            pyramid,
+            scale,
+            grey,
+            mask,
+            blobs,
+            foreground.periods,
+            foreground.broken,
+            foreground.places,
         )
         calibrated = _calibrated_side(correction, self.tileset.tile_size_mm, (width, height))
         # first the blobs that look like one object each: the tiles among them tell the
@@ -150,6 +158,7 @@ class Recogniser:
         chosen = rims.look_again(scoring, frame, chosen, size_at)
         chosen = fragments.around_fragments(scoring, frame, chosen, size_at)
         chosen += fragments.lone_blobs_recut(scoring, frame, chosen, size_at)
+        chosen += fragments.in_dark_breaks(scoring, frame, chosen, size_at)
         chosen += beside.beside_blocks(scoring, frame, chosen, size_at)
         chosen += beside.in_heaps(scoring, frame, chosen, size_at)
         chosen = beside.rows_from_lone_ends(scoring, frame, chosen, size_at)

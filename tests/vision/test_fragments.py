@@ -97,3 +97,14 @@ def test_tiles_in_a_row_swollen_by_a_gingham_are_each_cut_where_the_blob_is_a_ti
     assert len(column) == 4
     read = [t for t in result.tiles if t.center[0] < 620 and t.center[1] < 300]
     assert sorted(str(t.tile) for t in read) == sorted(str(t.tile) for t in column)
+
+
+def test_tiles_in_a_checked_cloths_own_dark_colour_are_found_where_it_breaks(tmp_path):
+    # hard level, seed 7's fourth photo: a red vampire and a red coffin (33 px) on a
+    # red-and-white gingham break its repetition over under five cells, in its darkest
+    # colour, so neither is in the mask; searched for there at the frame's tile size
+    save_tileset(check_set("glow"), tmp_path / "glow")
+    tileset = load_tileset(tmp_path / "glow")
+    for point in [(507, 277), (554, 461)]:
+        truth, read = _found_at(tileset, 7, 3, point)
+        assert read == [truth], point
