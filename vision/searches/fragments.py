@@ -37,10 +37,10 @@ _LONE_BLOB_SHARE = (0.5, 2.5)
 #: nothing), each looked for where the blob is a tile wide, this share of a side apart.
 _SWOLLEN_BLOCK_SHARE = 8.0
 #: A small dark break of a checked cloth (:attr:`vision.frame.Frame.places`) of this share
-#: of a tile's area may be a tile in the cloth's dark colour: the break leaves out what of
-#: it happens to repeat the cloth (red tiles on a red gingham broke over 0.67-0.96 of
-#: themselves).
-_PLACE_SHARE = (0.3, _LONE_BLOB_SHARE[1])
+#: of a tile's area or more (up to :data:`_SWOLLEN_BLOCK_SHARE`, as a lone blob) may be a
+#: tile in the cloth's dark colour: the break leaves out what of it happens to repeat the
+#: cloth (red tiles on a red gingham broke over 0.67-0.96 of themselves).
+_PLACE_LEAST_SHARE = 0.3
 _BLOCK_STEP = 0.5
 #: ...each looked for by its outline where a square cut there roughly, turned by one of
 #: these (degrees) from the blob's sides, matches a tile as one must (see
@@ -185,7 +185,7 @@ def in_dark_breaks(
     if frame.places is None:
         return []
     blobs = find_blobs(frame.places, min_area=4.0)
-    return _recut(scoring, frame, chosen, size_at, blobs, _PLACE_SHARE[0])
+    return _recut(scoring, frame, chosen, size_at, blobs, _PLACE_LEAST_SHARE)
 
 
 def _recut(
