@@ -124,7 +124,9 @@ def rows_from_ends(
             chain = chain_ends(scoring, frame, [scored[i] for i in index])
             if chain is None:
                 continue
-            clear = [index[k] for k in chain]
+            for k, piece in chain:
+                scored[index[k]] = piece
+            clear = [index[k] for k, _ in chain]
             unsure.update(clear)
         row = _longest_row(scored, clear)
         if row is None:
@@ -164,7 +166,9 @@ def rows_from_ends(
     return [s for i, s in enumerate(before) if i not in dropped or i in kept] + new, middles
 
 
-def chain_ends(scoring: Scoring, frame: Frame, split: list[Scored]) -> tuple[int, int] | None:
+def chain_ends(
+    scoring: Scoring, frame: Frame, split: list[Scored]
+) -> list[tuple[int, Scored]] | None:
     """The two ends of a split that is one straight chain of token-sized discs, where
     both read as faces, however unsurely: the indices in ``split`` of its two
     extreme discs along the chain, or None.
@@ -195,13 +199,21 @@ def chain_ends(scoring: Scoring, frame: Frame, split: list[Scored]) -> tuple[int
     if across.max() > _CHAIN_ACROSS * float(np.median(sides)):
         return None
     along = offsets @ way
-    ends = (int(np.argmin(along)), int(np.argmax(along)))
-    for k in ends:
+    ends: list[tuple[int, Scored]] = []
+    for k in (int(np.argmin(along)), int(np.argmax(along))):
         s = split[k]
+        if not scoring.is_token(s):
+            # a disc the chain's size and place make a token, read as a tile: a face
+            # drawn as the tiles are (beads round a dark middle) is read among the
+            # tokens' faces alone
+            kind = scoring.token_groups
+            first = scoring.score_structure(frame.pyramid, [s.candidate], kind)
+            s = scoring.realigned(frame.pyramid, first, kind)[0]
         if s.score < _CHAIN_END_MIN or not scoring.is_token(s) or scoring.is_back(s.group):
             return None
         if not within_frame(s.candidate, frame) or not rim_steps_all_round(scoring, frame, s):
             return None
+        ends.append((k, s))
     return ends
 
 
