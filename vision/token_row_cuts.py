@@ -58,6 +58,10 @@ _CHAIN_PIECES = 4
 _CHAIN_COVER = 0.8
 #: ...lying within this share of their size of one line...
 _CHAIN_ACROSS = 0.5
+#: ...one after another: the chain spans at least this share of its discs' sizes laid
+#: end to end (rows read: 0.98-1.08; a 47 px row cut as nine 30 px discs two abreast,
+#: its far extreme a back: 0.63)...
+_CHAIN_SPAN = 0.8
 #: ...whose two ends read as faces at least this well (white faces on a pale grey
 #: cloth: 0.65-0.76; the cloth's chance discs read as backs up to 0.67, as faces
 #: under this).
@@ -178,7 +182,8 @@ def chain_ends(
     cloth, neither end at ``size_anchor_score``), so no clear end says a row lies
     here and the whole split is turned down. What does say it is the blob's shape:
     every disc of the split lies on one line (within half a disc: backs cut off
-    their places zigzag, 0.37 of a disc on that row), they cover most of the blob
+    their places zigzag, 0.37 of a disc on that row) one after another (touching
+    tokens do not overlap, ``_CHAIN_SPAN``), they cover most of the blob
     (``_CHAIN_COVER``: the mask holds a chain a token wide and no more), there are
     at least ``_CHAIN_PIECES`` of them, and the two at its ends read as faces (not
     backs) at ``_CHAIN_END_MIN`` each, with rims stepping all round. A chance line
@@ -199,6 +204,8 @@ def chain_ends(
     if across.max() > _CHAIN_ACROSS * float(np.median(sides)):
         return None
     along = offsets @ way
+    if np.ptp(along) < _CHAIN_SPAN * (len(split) - 1) * float(np.median(sides)):
+        return None  # discs overlapping along the line: not a row of touching tokens
     ends: list[tuple[int, Scored]] = []
     for k in (int(np.argmin(along)), int(np.argmax(along))):
         s = split[k]
