@@ -51,6 +51,23 @@ _FAR_END_ALIGNED = 4
 _FAR_END_PLACES = len(_FAR_END_ALONG) * len(_FAR_END_ACROSS)
 
 
+#: A split read as a chain of discs with no clear end (:func:`chain_ends`): at least
+#: this many discs (two ends and two backs)...
+_CHAIN_PIECES = 4
+#: ...covering this share of their blob...
+_CHAIN_COVER = 0.8
+#: ...lying within this share of their size of one line...
+_CHAIN_ACROSS = 0.5
+#: ...one after another: the chain spans at least this share of its discs' sizes laid
+#: end to end (rows read: 0.98-1.08; a 47 px row cut as nine 30 px discs two abreast,
+#: its far extreme a back: 0.63)...
+_CHAIN_SPAN = 0.8
+#: ...whose two ends read as faces at least this well (white faces on a pale grey
+#: cloth: 0.65-0.76; the cloth's chance discs read as backs up to 0.67, as faces
+#: under this).
+_CHAIN_END_MIN = 0.6
+
+
 def rows_from_ends(
     scoring: Scoring, frame: Frame, scored: list[Scored]
 ) -> tuple[list[Scored], frozenset[int]]:
@@ -93,18 +110,28 @@ def rows_from_ends(
     old: list[int | None] = []  # the piece on each new cut's place, if any
     dropped: set[int] = set()
     far_ends: list[Scored] = []
+    unsure: set[int] = set()  # a chain's ends read under clear...
+    chained: set[int] = set()  # ...and those a row was laid between, kept as its ends
     for index in members.values():
         clear = [i for i in index if scored[i].score >= clear_min]
-        if not clear or not all(scoring.is_token(scored[i]) for i in clear):
+        if not all(scoring.is_token(scored[i]) for i in clear):
             continue
         if all(scored[i].score >= least for i in index):
             continue
+        end = None
         if len(clear) == 1:
             end = far_end(scoring, frame, [scored[i] for i in index], scored[clear[0]])
-            if end is None:
-                continue
+        if end is not None:
             clear.append(len(scored))
             scored.append(end)
+        elif len(clear) < 2:
+            chain = chain_ends(scoring, frame, [scored[i] for i in index])
+            if chain is None:
+                continue
+            for k, piece in chain:
+                scored[index[k]] = piece
+            clear = [index[k] for k, _ in chain]
+            unsure.update(clear)
         row = _longest_row(scored, clear)
         if row is None:
             continue
@@ -129,6 +156,7 @@ def rows_from_ends(
         old += on
         dropped.update(inside)
         far_ends += [scored[e] for e in (a, b) if e >= given]
+        chained.update(e for e in (a, b) if e in unsure)
     if not found:
         return scored[:given], frozenset()
     kept = {
@@ -137,8 +165,63 @@ def rows_from_ends(
     new = [s for o, s in zip(old, found, strict=True) if o is None or o not in kept]
     new += far_ends
     middles = frozenset(id(s) for s in new) | frozenset(id(scored[o]) for o in kept)
+    middles |= frozenset(id(scored[e]) for e in chained)
     before = scored[:given]
     return [s for i, s in enumerate(before) if i not in dropped or i in kept] + new, middles
+
+
+def chain_ends(
+    scoring: Scoring, frame: Frame, split: list[Scored]
+) -> list[tuple[int, Scored]] | None:
+    """The two ends of a split that is one straight chain of token-sized discs, where
+    both read as faces, however unsurely: the indices in ``split`` of its two
+    extreme discs along the chain, or None.
+
+    A face near the cloth's colours (a white end on a pale cloth) and a back cut
+    off its place both match poorly (0.6-0.69 and 0.4-0.5: a row of six on a grey
+    cloth, neither end at ``size_anchor_score``), so no clear end says a row lies
+    here and the whole split is turned down. What does say it is the blob's shape:
+    every disc of the split lies on one line (within half a disc: backs cut off
+    their places zigzag, 0.37 of a disc on that row) one after another (touching
+    tokens do not overlap, ``_CHAIN_SPAN``), they cover most of the blob
+    (``_CHAIN_COVER``: the mask holds a chain a token wide and no more), there are
+    at least ``_CHAIN_PIECES`` of them, and the two at its ends read as faces (not
+    backs) at ``_CHAIN_END_MIN`` each, with rims stepping all round. A chance line
+    of discs on the cloth is not in the mask; a mat's printed moons are arcs, not
+    rims all round. :func:`rows_from_ends` still lays the row between them only
+    where its places read as tokens."""
+    if len(split) < _CHAIN_PIECES or split[0].candidate.cover < _CHAIN_COVER:
+        return None
+    if not all(s.candidate.round for s in split):
+        return None
+    sides = np.array([s.candidate.side for s in split])
+    if sides.max() > TOKEN_SIZED[1] * np.median(sides):
+        return None
+    centres = np.array([s.candidate.center for s in split], np.float64)
+    offsets = centres - centres.mean(axis=0)
+    way = np.linalg.svd(offsets, full_matrices=False)[2][0]
+    across = np.abs(offsets @ np.array([-way[1], way[0]]))
+    if across.max() > _CHAIN_ACROSS * float(np.median(sides)):
+        return None
+    along = offsets @ way
+    if np.ptp(along) < _CHAIN_SPAN * (len(split) - 1) * float(np.median(sides)):
+        return None  # discs overlapping along the line: not a row of touching tokens
+    ends: list[tuple[int, Scored]] = []
+    for k in (int(np.argmin(along)), int(np.argmax(along))):
+        s = split[k]
+        if not scoring.is_token(s):
+            # a disc the chain's size and place make a token, read as a tile: a face
+            # drawn as the tiles are (beads round a dark middle) is read among the
+            # tokens' faces alone
+            kind = scoring.token_groups
+            first = scoring.score_structure(frame.pyramid, [s.candidate], kind)
+            s = scoring.realigned(frame.pyramid, first, kind)[0]
+        if s.score < _CHAIN_END_MIN or not scoring.is_token(s) or scoring.is_back(s.group):
+            return None
+        if not within_frame(s.candidate, frame) or not rim_steps_all_round(scoring, frame, s):
+            return None
+        ends.append((k, s))
+    return ends
 
 
 def far_end(scoring: Scoring, frame: Frame, split: list[Scored], clear: Scored) -> Scored | None:

@@ -68,6 +68,17 @@ def test_a_row_with_one_clear_end_finds_its_other_end_past_its_backs():
     assert read == [[t] for t in truth]
 
 
+def test_a_chain_of_discs_whose_ends_read_unsurely_is_laid_as_a_row():
+    # hard level, seed 2024's tenth photo of a check style: a row of six 30 px tokens
+    # on a pale grey cloth, white ends 0.76 and 0.65 (the far end never clear), four
+    # backs cut off their places (0.42-0.47): the whole split was turned down. Its
+    # discs lie in one line a token wide covering their blob, both extremes faces
+    # with rims all round: the row is laid between them
+    truth, read = _row_read("diagonal", 2024, 9, (571, 572), 80)
+    assert len(truth) == 6
+    assert read == [[t] for t in truth]
+
+
 def test_a_row_whose_far_end_was_cut_small_reads_from_its_clear_end():
     # hard level, seed 2024's fourth photo: a row of three 47 px tokens whose split cut
     # the black end at 34 px (0.12) and the back twice; the yellow end read clearly
