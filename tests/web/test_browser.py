@@ -389,16 +389,24 @@ def camera_server(tmp_path_factory: pytest.TempPathFactory, photo) -> Iterator[s
     stop(app, httpd)
 
 
-def test_the_overhead_camera_reads_a_collection(camera_server: str, browser: Any, photo) -> None:
-    host = Phone(browser, camera_server, "host")
-    host.page.goto(f"{camera_server}/bite-night/new")
+def placed_game(browser: Any, base: str, reading: str | None = None) -> Phone:
+    """A host screen on a new game of the three players, every card placed: the point
+    where collections are read (``reading``: the setup's choice, if not the default)."""
+    host = Phone(browser, base, "host")
+    host.page.goto(f"{base}/bite-night/new")
     for index, name in enumerate(PLAYERS):
         host.page.locator("input[name='player']").nth(index).fill(name)
-    host.page.check("input[name='reading'][value='camera']")
+    if reading is not None:
+        host.page.check(f"input[name='reading'][value='{reading}']")
     host.page.click("#create")
     host.page.wait_for_selector("#stage-placing")
     for _ in PLAYERS:
         host.act("#stage-placing button.primary")
+    return host
+
+
+def test_the_overhead_camera_reads_a_collection(camera_server: str, browser: Any, photo) -> None:
+    host = placed_game(browser, camera_server, reading="camera")
     host.page.wait_for_selector("#camera-card:not([hidden]) #camera-check p.check")
     host.page.wait_for_function("document.getElementById('camera-img').naturalWidth > 0")
     checks = host.page.locator("#camera-check p.check")
@@ -427,14 +435,7 @@ def test_a_photo_marks_the_tiles_the_camera_is_unsure_of(server: str, browser: A
     """The reading's unsure tiles are drawn in orange and named, so a player checks those."""
     import json
 
-    host = Phone(browser, server, "host")
-    host.page.goto(f"{server}/bite-night/new")
-    for index, name in enumerate(PLAYERS):
-        host.page.locator("input[name='player']").nth(index).fill(name)
-    host.page.click("#create")
-    host.page.wait_for_selector("#stage-placing")
-    for _ in PLAYERS:
-        host.act("#stage-placing button.primary")
+    host = placed_game(browser, server)
     square = [[200, 300], [420, 300], [420, 520], [200, 520]]
     found = {
         "player": "Anna",
