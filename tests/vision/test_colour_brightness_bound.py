@@ -19,8 +19,7 @@ from vision.colour import (
 from vision.evaluate import evaluation_photo, score_photo
 from vision.recogniser import Recogniser
 from vision.rectify import patch_mask
-from vision.synth.check_styles import check_set
-from vision.tileset import load_tileset, save_tileset
+from vision.synth.regression import style_tileset
 
 SIZE = 40
 
@@ -73,9 +72,7 @@ def test_a_yellow_token_in_shade_is_still_yellow():
 
 @pytest.fixture(scope="module")
 def stencil(tmp_path_factory) -> Recogniser:
-    folder = tmp_path_factory.mktemp("sets") / "stencil"
-    save_tileset(check_set("stencil"), folder)
-    return Recogniser(load_tileset(folder))
+    return Recogniser(style_tileset("stencil", tmp_path_factory.mktemp("sets")))
 
 
 def test_yellow_tokens_with_a_black_cross_under_a_warm_lamp_read_yellow(stencil):
@@ -119,8 +116,7 @@ def test_a_white_and_a_black_token_under_a_warm_lamp_on_a_red_gingham_are_not_ye
     # aquarelle's tokens (a wash of the colour with a brown ring) at the hard level, seed
     # 7's fourth photo: a white token read yellow (0.125 free against white's 0.139) and a
     # black one on the red gingham read yellow scaled down to a fifth
-    folder = save_tileset(check_set("aquarelle"), tmp_path / "aquarelle")
-    recogniser = Recogniser(load_tileset(folder))
+    recogniser = Recogniser(style_tileset("aquarelle", tmp_path))
     photo = evaluation_photo(recogniser.tileset, 7, 2, 3)
     score = score_photo(photo, recogniser.detect(photo.image), 2, 3)
     assert score.tokens_right == score.tokens == 13

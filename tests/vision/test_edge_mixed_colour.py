@@ -12,8 +12,7 @@ from vision.colour import beyond_margin, edge_mixed_residuals, fit_residuals
 from vision.evaluate import evaluation_photo, score_photo
 from vision.recogniser import Recogniser
 from vision.rectify import patch_mask
-from vision.synth.check_styles import check_set
-from vision.tileset import load_tileset, save_tileset
+from vision.synth.regression import style_tileset
 
 BLUE, PURPLE, RED_CLOTH = (190, 90, 30), (150, 50, 120), (40, 40, 200)  # BGR
 
@@ -73,9 +72,7 @@ def test_a_piece_cut_too_large_fits_its_face_laid_smaller_in_the_cloth():
 
 @pytest.fixture(scope="module")
 def stamp(tmp_path_factory) -> Recogniser:
-    folder = tmp_path_factory.mktemp("sets") / "stamp"
-    save_tileset(check_set("stamp"), folder)
-    return Recogniser(load_tileset(folder))
+    return Recogniser(style_tileset("stamp", tmp_path_factory.mktemp("sets")))
 
 
 def test_only_shapes_whose_colour_lies_at_the_edge_mix_it_with_the_table(stamp, square_set):

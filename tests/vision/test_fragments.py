@@ -9,8 +9,7 @@ from vision.candidates import find_blobs
 from vision.evaluate import evaluation_photo
 from vision.recogniser import Recogniser
 from vision.searches.fragments import _DISC_FIT, _disc_places
-from vision.synth.check_styles import check_set
-from vision.tileset import load_tileset, save_tileset
+from vision.synth.regression import style_tileset
 
 
 def _blob(*discs: tuple[int, int, int]):
@@ -68,8 +67,7 @@ def test_a_square_tile_in_a_blob_swollen_by_a_gingham_is_cut_at_its_outline(tmp_
     # checked in their colour: a purple tile turned 45° on a green gingham leaves a
     # blob twice its area (the cloth's pale cells around it), cut as a circle that
     # matched nothing (0.35); within it the tile's own outline is found
-    save_tileset(check_set("quilt"), tmp_path / "quilt")
-    truth, read = _found_at(load_tileset(tmp_path / "quilt"), 2024, 19, (561, 378))
+    truth, read = _found_at(style_tileset("quilt", tmp_path), 2024, 19, (561, 378))
     assert read == [truth]
 
 
@@ -77,8 +75,7 @@ def test_a_round_tile_in_a_blob_swollen_by_a_pale_cloth_is_found_where_a_disc_fi
     # hard level, seed 7's fourth photo of a check style of pale discs ringed with
     # petals in their colour: a 32 px tile on a red-and-cream gingham runs into the
     # cream cells beside it (a blob of twice its area), whose middle is off the tile's
-    save_tileset(check_set("petal"), tmp_path / "petal")
-    truth, read = _found_at(load_tileset(tmp_path / "petal"), 7, 3, (532, 336))
+    truth, read = _found_at(style_tileset("petal", tmp_path), 7, 3, (532, 336))
     assert read == [truth]
 
 
@@ -89,8 +86,7 @@ def test_tiles_in_a_row_swollen_by_a_gingham_are_each_cut_where_the_blob_is_a_ti
     # die-cut margin: four tiles in a column on a red-and-white gingham run into a
     # white check at its top (one blob of 5.5 tiles' area, whose splits matched
     # nothing); each tile is found by its outline where the blob is a tile wide
-    save_tileset(check_set("woodcut"), tmp_path / "woodcut")
-    tileset = load_tileset(tmp_path / "woodcut")
+    tileset = style_tileset("woodcut", tmp_path)
     photo = evaluation_photo(tileset, 7, 2, 2)
     result = Recogniser(tileset).detect(photo.image)
     column = [t for t in photo.tiles if t.center[0] < 620 and t.center[1] < 300]
@@ -103,8 +99,7 @@ def test_tiles_in_a_checked_cloths_own_dark_colour_are_found_where_it_breaks(tmp
     # hard level, seed 7's fourth photo: a red vampire and a red coffin (33 px) on a
     # red-and-white gingham break its repetition over under five cells, in its darkest
     # colour, so neither is in the mask; searched for there at the frame's tile size
-    save_tileset(check_set("glow"), tmp_path / "glow")
-    tileset = load_tileset(tmp_path / "glow")
+    tileset = style_tileset("glow", tmp_path)
     for point in [(507, 277), (554, 461)]:
         truth, read = _found_at(tileset, 7, 3, point)
         assert read == [truth], point

@@ -12,16 +12,13 @@ from companion.bitenight.tiles import Tile
 from vision.evaluate import evaluation_photo
 from vision.naming import HEART_CLEAR, _confidence
 from vision.recogniser import Recogniser
-from vision.synth.check_styles import check_set
+from vision.synth.regression import style_tileset
 from vision.synth.scene import SyntheticPhoto
-from vision.tileset import load_tileset, save_tileset
 
 
 @pytest.fixture(scope="module")
 def runes(tmp_path_factory) -> Recogniser:
-    folder = tmp_path_factory.mktemp("sets") / "runes"
-    save_tileset(check_set("runes"), folder)
-    return Recogniser(load_tileset(folder))
+    return Recogniser(style_tileset("runes", tmp_path_factory.mktemp("sets")))
 
 
 def _read_as(rec: Recogniser, photo: SyntheticPhoto, name: str) -> tuple[Tile, float]:
@@ -74,9 +71,7 @@ def test_a_square_tile_cut_a_quarter_turn_off_shows_its_heart_once_aligned_again
 
 @pytest.fixture(scope="module")
 def hatch(tmp_path_factory) -> Recogniser:
-    folder = tmp_path_factory.mktemp("sets") / "hatch"
-    save_tileset(check_set("hatch"), folder)
-    return Recogniser(load_tileset(folder))
+    return Recogniser(style_tileset("hatch", tmp_path_factory.mktemp("sets")))
 
 
 def test_a_round_heart_seen_in_another_turn_makes_a_plain_reading_unsure(hatch):

@@ -14,16 +14,12 @@ from vision.outlines import square_quad
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
 from vision.rectify import flatten_alpha, rectify
-from vision.synth.check_styles import check_set
-from vision.synth.regression import reencoded
-from vision.tileset import load_tileset, save_tileset
+from vision.synth.regression import reencoded, style_tileset
 
 
 @pytest.fixture(scope="module")
 def stitch(tmp_path_factory) -> Recogniser:
-    folder = tmp_path_factory.mktemp("sets") / "stitch"
-    save_tileset(check_set("stitch"), folder)
-    return Recogniser(load_tileset(folder))
+    return Recogniser(style_tileset("stitch", tmp_path_factory.mktemp("sets")))
 
 
 def _piece(rec: Recogniser, face: np.ndarray, group: int, at: float) -> Scored:

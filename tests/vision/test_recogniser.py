@@ -22,10 +22,9 @@ from vision.recogniser import Recogniser
 from vision.searches import beside as beside_search
 from vision.searches import rims as rim_search
 from vision.synth.camera import CameraEffects
-from vision.synth.check_styles import check_set
-from vision.synth.regression import reencoded
+from vision.synth.regression import reencoded, style_tileset
 from vision.synth.scene import paste, render_photo
-from vision.tileset import TileSet, load_tileset, save_tileset
+from vision.tileset import TileSet
 
 
 def _evaluated(
@@ -232,8 +231,7 @@ def test_a_tilted_row_of_faintly_ringed_tokens_is_cut_along_its_rims_ellipses(tm
     # table tilted 35° each token is an ellipse a fifth narrower than long, and the
     # rows' splits cut circles round them that match nothing (0.0-0.3), none clearly;
     # cut along each rim's ellipse, the backs match 0.63-0.78 and the faces 0.9
-    save_tileset(check_set("banner"), tmp_path / "banner")
-    tileset = load_tileset(tmp_path / "banner")
+    tileset = style_tileset("banner", tmp_path)
     score = _evaluated(tileset, Recogniser(tileset), 2024, 2, 9)
     assert score.tokens == 14 and score.tokens_right == score.tokens
     assert score.token_false_positives == 0
@@ -245,8 +243,7 @@ def test_a_block_on_a_ragged_mask_is_cut_in_its_own_outline(tmp_path):
     # the mask with edges stepped every way, and the sides fitted to its outline's runs
     # made a quad half again its area whose grid's cells matched nothing (15 tiles to 0);
     # a quad mostly off the blob's outline gives way to the blob's own box
-    save_tileset(check_set("banner"), tmp_path / "banner")
-    tileset = load_tileset(tmp_path / "banner")
+    tileset = style_tileset("banner", tmp_path)
     photo = evaluation_photo(tileset, 7, 2, 7)
     score = score_photo(photo, Recogniser(tileset).detect(reencoded(photo.image, 90)), 2, 7)
     assert score.tiles_right == score.tiles == 15
@@ -999,8 +996,7 @@ def test_two_clear_tokens_in_a_blob_the_checked_cloth_swelled_are_kept(tmp_path)
     # as wide as they are (the break in the check's repetition spreads a cell round
     # them), so their split, matching 0.85 and 0.95, covered 0.50-0.56 of it and was
     # turned down as a card cut in cells; their rims step all round
-    save_tileset(check_set("moonrise"), tmp_path / "moonrise")
-    tileset = load_tileset(tmp_path / "moonrise")
+    tileset = style_tileset("moonrise", tmp_path)
     photo = evaluation_photo(tileset, 2024, 2, 19)
     result = Recogniser(tileset).detect(photo.image)
     for truth in photo.tokens:
@@ -1018,8 +1014,7 @@ def test_a_tile_read_twice_even_after_settling_is_a_repeated_print_not_two_tiles
     # hard level, seed 2024's tenth photo of a stained-glass check style: a deposit
     # mat's outlined slots match the line-rich maiden faces clearly (0.80-0.84), and
     # seventeen of them were read as one and the same tile at confidence 0
-    save_tileset(check_set("leaded"), tmp_path / "leaded")
-    tileset = load_tileset(tmp_path / "leaded")
+    tileset = style_tileset("leaded", tmp_path)
     photo = evaluation_photo(tileset, 2024, 2, 9)
     result = Recogniser(tileset).detect(photo.image)
     ids = [t.tile for t in result.tiles]

@@ -6,9 +6,10 @@ import cv2
 import numpy as np
 
 from vision.synth.camera import CameraEffects, kelvin_gains, photograph, view_homography
-from vision.synth.check_styles import STYLES, check_set
+from vision.synth.check_styles import STYLES
+from vision.synth.regression import style_tileset
 from vision.synth.scene import render_photo
-from vision.tileset import TileSet, load_tileset, save_tileset
+from vision.tileset import TileSet
 
 
 def test_the_same_seed_renders_the_same_photo(square_set: TileSet):
@@ -84,7 +85,6 @@ def test_a_tile_the_deposit_mat_is_laid_over_is_known_to_be_hidden(square_set: T
 def test_the_check_styles_are_valid_tile_sets_of_their_own_shape(tmp_path):
     # the styles drawn unlike the samples, to measure recognition on unseen art
     for name in STYLES:
-        save_tileset(check_set(name), tmp_path / name)
-        loaded = load_tileset(tmp_path / name)
+        loaded = style_tileset(name, tmp_path)
         assert loaded.tile_shape == STYLES[name][0]
         assert len(loaded.faces) == 50 and loaded.has_tokens

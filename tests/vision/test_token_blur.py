@@ -14,16 +14,13 @@ from vision.outlines import square_quad
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
 from vision.rectify import flatten_alpha, rectify
-from vision.synth.check_styles import check_set
-from vision.tileset import load_tileset, save_tileset
+from vision.synth.regression import style_tileset
 from vision.token_blur import blur_matched, bounded, photo_blur
 
 
 @pytest.fixture(scope="module")
 def rosary(tmp_path_factory) -> Recogniser:
-    folder = tmp_path_factory.mktemp("sets") / "rosary"
-    save_tileset(check_set("rosary"), folder)
-    return Recogniser(load_tileset(folder))
+    return Recogniser(style_tileset("rosary", tmp_path_factory.mktemp("sets")))
 
 
 def _piece(rec: Recogniser, face: np.ndarray, blur: float, side: float, score: float) -> Scored:

@@ -14,8 +14,7 @@ from vision.evaluate import evaluation_photo
 from vision.recogniser import Recogniser
 from vision.synth.art import STYLES as ART_STYLES
 from vision.synth.art import make_tileset
-from vision.synth.check_styles import check_set
-from vision.synth.regression import reencoded
+from vision.synth.regression import reencoded, style_tileset
 from vision.tileset import load_tileset, save_tileset
 from vision.token_row_cuts import within_frame
 
@@ -25,8 +24,7 @@ def _photo_read(style: str, seed: int, index: int):
     """A hard photo of a check style and what the recogniser read on it. Several tests
     look at different rows of the same photo; reading it once per run saves seconds."""
     with tempfile.TemporaryDirectory() as folder:
-        save_tileset(check_set(style), Path(folder) / style)
-        tileset = load_tileset(Path(folder) / style)
+        tileset = style_tileset(style, Path(folder))
     photo = evaluation_photo(tileset, seed, 2, index)
     return photo, Recogniser(tileset).detect(photo.image)
 
