@@ -181,9 +181,9 @@ def _best_of_cuts(
     edges of two, read as a face 0.73), which the row's even steps cut again later."""
     extra = [k for k, o in enumerate(others) if o is not None]
     pyramid, tokens = frame.pyramid, scoring.token_groups
-    best = scoring.realigned(pyramid, scoring.score_structure(pyramid, cuts))
+    best = scoring.read(pyramid, cuts)
     rims = [o for o in others if o is not None]
-    as_tokens = scoring.realigned(pyramid, scoring.score_structure(pyramid, rims, tokens), tokens)
+    as_tokens = scoring.read(pyramid, rims, tokens)
     least = scoring.config.accept_token_min
     best_cuts = list(cuts)
     for k, cut, other in zip(extra, rims, as_tokens, strict=True):
@@ -477,9 +477,7 @@ def _cut_as_tile(scoring: Scoring, frame: Frame, s: Scored, size_at: SizeModel) 
             return None
         cuts = [Candidate(square.astype(np.float32), False, c.blob, c.split, c.cover)]
     tiles = ~scoring.token_groups
-    again = scoring.realigned(
-        frame.pyramid, scoring.score_structure(frame.pyramid, cuts, tiles), tiles
-    )
+    again = scoring.read(frame.pyramid, cuts, tiles)
     return max(again, key=lambda t: t.score)
 
 

@@ -128,6 +128,14 @@ class Scoring:
                     out[i] = Scored(c, patch, match, pieces[i].cut or pieces[i].candidate)
         return out
 
+    def read(
+        self, pyramid: Pyramid, candidates: list[Candidate], allowed: np.ndarray | None = None
+    ) -> list[Scored]:
+        """Each candidate's first look (:meth:`score_structure`), then aligned onto its
+        tile and judged against the full bank (:meth:`realigned`): what a search does
+        with cuts it made itself, of the ``allowed`` groups or all."""
+        return self.realigned(pyramid, self.score_structure(pyramid, candidates, allowed), allowed)
+
     def realigned_if_worth(
         self, pyramid: Pyramid, pieces: list[Scored], allowed: np.ndarray | None = None
     ) -> list[Scored]:

@@ -213,9 +213,7 @@ def chain_ends(
             # a disc the chain's size and place make a token, read as a tile: a face
             # drawn as the tiles are (beads round a dark middle) is read among the
             # tokens' faces alone
-            kind = scoring.token_groups
-            first = scoring.score_structure(frame.pyramid, [s.candidate], kind)
-            s = scoring.realigned(frame.pyramid, first, kind)[0]
+            s = scoring.read(frame.pyramid, [s.candidate], scoring.token_groups)[0]
         if s.score < _CHAIN_END_MIN or not scoring.is_token(s) or scoring.is_back(s.group):
             return None
         if not within_frame(s.candidate, frame) or not rim_steps_all_round(scoring, frame, s):

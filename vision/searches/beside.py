@@ -114,10 +114,10 @@ def complete_blocks(scoring: Scoring, frame: Frame, scored: list[Scored]) -> lis
         for m, cell in _unclear_anchors(scoring, members, cells_of, taken):
             anchor_of.append(m)
             recut.append(Candidate(lattice.quad(*cell), round_, blob, _LATTICE_SPLIT))
-    for s in scoring.realigned(frame.pyramid, scoring.score_structure(frame.pyramid, cells)):
+    for s in scoring.read(frame.pyramid, cells):
         pieces_of[s.candidate.blob].append(s)
     if recut:  # all square: matched in the order given
-        again = scoring.realigned(frame.pyramid, scoring.score_structure(frame.pyramid, recut))
+        again = scoring.read(frame.pyramid, recut)
         for anchor, s in zip(anchor_of, again, strict=True):
             if s.score > anchor.score:
                 block = pieces_of[s.candidate.blob]
@@ -690,9 +690,7 @@ def row_ends(
     if not candidates:
         return []
     kind = scoring.token_groups
-    aligned = scoring.realigned(
-        frame.pyramid, scoring.score_structure(frame.pyramid, candidates, kind), kind
-    )
+    aligned = scoring.read(frame.pyramid, candidates, kind)
     found = [
         s
         for s, c in zip(aligned, candidates, strict=True)

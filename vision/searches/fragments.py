@@ -271,9 +271,7 @@ def _promising(
         for turn in _ROUGH_TURNS
     ]
     tiles, least = ~scoring.token_groups, scoring.config.accept_structure_min
-    aligned = scoring.realigned(
-        frame.pyramid, scoring.score_structure(frame.pyramid, cuts, tiles), tiles
-    )
+    aligned = scoring.read(frame.pyramid, cuts, tiles)
     n = len(_ROUGH_TURNS)
     best = [max(aligned[k * n : k * n + n], key=lambda s: s.score) for k in range(len(places))]
     return [np.array(s.candidate.center) for s in best if s.score >= least]
