@@ -504,7 +504,12 @@ def _may_move_together(discs: list[tuple[float, float, float]]) -> bool:
     """Whether enough of a heap's discs have rims unsure enough to be moved at all: the
     outline's arcs are looked for only then (most heaps' rims are sure)."""
     unsure = sum(share < _SURE_RIM for _, _, share in discs)
-    return unsure >= max(_HEAP_SHIFTED[0], _HEAP_SHIFTED[1] * len(discs))
+    return _enough_of_heap(unsure, len(discs))
+
+
+def _enough_of_heap(count: int, discs: int) -> bool:
+    """Whether ``count`` of a heap of ``discs`` is enough to move it (:data:`_HEAP_SHIFTED`)."""
+    return count >= max(_HEAP_SHIFTED[0], _HEAP_SHIFTED[1] * discs)
 
 
 def _moved_together(
@@ -526,7 +531,7 @@ def _moved_together(
         for place, (cx, cy, share) in zip(moved, discs, strict=True)
     ]
     shifted = sum(c != (cx, cy) for c, (cx, cy, _) in zip(centres, discs, strict=True))
-    if shifted < max(_HEAP_SHIFTED[0], _HEAP_SHIFTED[1] * len(centres)):
+    if not _enough_of_heap(shifted, len(centres)):
         return [(cx, cy) for cx, cy, _ in discs]
     return centres
 
