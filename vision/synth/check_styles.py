@@ -2,7 +2,7 @@
 
 The samples (`vision.synth.art`) and the held-out styles drawn by the same code share
 its habits. These were drawn by separate, plainer code, each unlike the others, and
-measured at the end of a session (docs/vision.md, "Unseen art"):
+measured at the start of a session before anyone studied them (docs/vision.md, "Figures"):
 
 * ``runes``: square; the colour as ground, a white letter as the figure, a red heart
   in a corner.
