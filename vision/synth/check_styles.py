@@ -74,6 +74,12 @@ measured at the start of a session before anyone studied them (docs/vision.md, "
 * ``bottlecap``: round; a glossy crown cap in the colour seen from above, its crimped rim of
   21 lit and shaded flutes (so its outline is toothed, not a circle); the figure printed
   cream with a dark keyline; the heart a heart-shaped gap in the print, bare grey metal.
+* ``tartan``: square; a woven tartan of the colour crossed by deep-shade bands and thin pale
+  and black lines in a diagonal twill; the figure a cream felt patch sewn on with a dark
+  running stitch; the heart a black felt patch stitched in cream, low on the right.
+* ``chip``: round; a clay poker chip from above, the colour with six white edge spots round
+  the rim and a thin white ring; the figure printed dark on a cream inlay, left of the middle;
+  the heart a small heart in the colour beside it; a soft gloss over the upper left.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -1805,6 +1811,186 @@ def _token_u(colour: BGR | None) -> np.ndarray:
     return with_disc_alpha(_shrunk(_grain(img, 13 if colour is None else 14, 4.0), 112))
 
 
+# -- tartan and chip --------------------------------------------------------------------------
+
+#: wool dyes, as a tartan's ground shows them
+_COL_W: dict[Colour, BGR] = {
+    Colour.BLUE: (165, 95, 35),
+    Colour.RED: (45, 40, 190),
+    Colour.YELLOW: (50, 200, 240),
+    Colour.GREEN: (65, 150, 55),
+    Colour.PURPLE: (145, 60, 140),
+}
+_TOK_W = _token_palette(_COL_W, black=(34, 32, 32), white=(236, 238, 238))
+_FELT_W: BGR = (214, 232, 240)
+_THREAD_W: BGR = (38, 34, 34)
+
+
+def _sett(n: int, colour: BGR) -> np.ndarray:
+    """One thread line's colours across ``n`` pixels: the colour crossed by dark bands and lines.
+
+    A tartan repeats a sett of stripes four times across the face: a wide band of a deep
+    shade, a thin pale line in the colour's own field and a thin near-black line.
+    """
+    base = np.array(colour, np.float32)
+    period = n / 4
+    u = (np.arange(n) % period) / period
+    line = np.tile(base, (n, 1))
+    line[(u > 0.08) & (u < 0.36)] = base * 0.38
+    line[(u > 0.62) & (u < 0.66)] = base + (255 - base) * 0.7
+    line[(u > 0.2) & (u < 0.23)] = (25, 25, 25)
+    return line
+
+
+def _weave(n: int, colour: BGR) -> np.ndarray:
+    """A 2/2 twill of the sett as warp and weft: where each shows runs in diagonal steps."""
+    line = _sett(n, colour)
+    yy, xx = np.mgrid[0:n, 0:n]
+    step = 2 * S
+    warp = ((xx + yy) // step) % 2 == 0
+    img = np.where(warp[..., None], line[xx], line[yy])
+    # each thread slightly rounded: darker where it dips under the next
+    img *= 0.9 + 0.1 * np.cos(np.pi * ((xx + yy) % step) / step)[..., None]
+    return img.astype(np.float32)
+
+
+def _felt(img: np.ndarray, mask: np.ndarray, fill: BGR, thread: BGR = _THREAD_W) -> None:
+    """Sew a felt patch ``mask`` in ``fill`` on ``img``, a running stitch inside its edge."""
+    img[mask] = fill
+    shrink = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5 * S, 5 * S))
+    inner = cv2.erode(mask.astype(np.uint8), shrink) > 0
+    edge = inner & ~(cv2.erode(inner.astype(np.uint8), np.ones((S, S), np.uint8)) > 0)
+    yy, xx = np.nonzero(edge)
+    dashes = ((xx + yy) // (3 * S)) % 2 == 0
+    img[yy[dashes], xx[dashes]] = thread
+    # a soft shadow the patch casts on the cloth, down and right
+    _cast_shadow(img, mask, int(0.8 * S), 0.45)
+
+
+def _tartan(tile: Tile) -> np.ndarray:
+    n = PX * S
+    img = _weave(n, _COL_W[tile.colour])
+    # the figure a cream felt patch sewn on with a dark running stitch
+    _felt(img, _shrunk_figure(tile.motif, n, 0.66), _FELT_W)
+    if tile.heart:
+        # a black felt heart sewn low on the right, stitched in cream
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, int(0.81 * n), int(0.8 * n), int(0.09 * n), (255, 255, 255))
+        _felt(img, heart > 127, (30, 28, 28), _FELT_W)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return _shrunk(_grain(img, 131 + ALL_TILES.index(tile), 5.0))
+
+
+def _token_w(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: a grey and black tartan with a cream felt ring sewn on
+        img = _weave(n, (120, 122, 124))
+        ring = np.zeros((n, n), np.uint8)
+        cv2.circle(ring, (c, c), int(0.22 * n), 255, int(0.07 * n), _AA)
+        _felt(img, ring > 127, _FELT_W)
+    else:
+        # a face: the colour's tartan, a dark felt mouth with two cream felt fangs
+        img = _weave(n, colour)
+        mouth = np.zeros((n, n), np.uint8)
+        cv2.ellipse(mouth, (c, int(0.4 * n)), (int(0.24 * n), int(0.08 * n)), 0, 0, 180, 255, -1)
+        _felt(img, mouth > 0, _THREAD_W)
+        fangs = np.zeros((n, n), np.uint8)
+        for x in (0.41, 0.59):
+            pts = np.array([[x - 0.06, 0.44], [x + 0.06, 0.44], [x, 0.68]]) * n
+            cv2.fillPoly(fangs, [pts.astype(np.int32)], 255, _AA)
+        _felt(img, fangs > 127, _FELT_W)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return with_disc_alpha(_shrunk(_grain(img, 15 if colour is None else 16, 5.0), 112))
+
+
+#: casino clay colours
+_COL_X: dict[Colour, BGR] = {
+    Colour.BLUE: (160, 80, 20),
+    Colour.RED: (40, 30, 185),
+    Colour.YELLOW: (40, 190, 235),
+    Colour.GREEN: (70, 140, 30),
+    Colour.PURPLE: (130, 40, 120),
+}
+_TOK_X = _token_palette(_COL_X, black=(30, 28, 28), white=(236, 236, 234))
+_INLAY_X: BGR = (208, 232, 242)
+_PRINT_X: BGR = (40, 34, 32)
+_SPOT_X: BGR = (244, 244, 242)
+
+
+def _chip(n: int, body: BGR, inlay: BGR, spots: int = 6) -> np.ndarray:
+    """A clay poker chip from above: the body with white edge spots, a white ring, an inlay.
+
+    The rim alternates body and white ``spots`` times; a thin white ring lies just inside
+    it round the inlay disc; the clay darkens a little towards its edge.
+    """
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    a = np.arctan2(yy - c, xx - c) + np.pi / 2  # a spot at the top
+    sector = np.abs(((a / (2 * np.pi / spots)) + 0.5) % 1 - 0.5)  # 0 at a spot's middle
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = body
+    spot = (r > 0.375) & (sector < 0.13)
+    img[spot] = _SPOT_X
+    img[(r > 0.325) & (r < 0.338)] = _SPOT_X
+    img[r < 0.31] = inlay
+    # the rounded edge of the clay turns away from the light
+    img *= (1 - 0.35 * np.clip((r - 0.46) / 0.04, 0, 1) ** 2)[..., None]
+    return img
+
+
+def _sheen(img: np.ndarray, strength: float = 0.35) -> None:
+    """A soft round highlight of a lamp on the glossy top, upper left of the middle."""
+    n = len(img)
+    glow = np.zeros((n, n), np.float32)
+    cv2.circle(glow, (int(0.34 * n), int(0.3 * n)), int(0.16 * n), 1.0, -1)
+    glow = cv2.GaussianBlur(glow, (0, 0), 0.09 * n)[..., None]
+    img[:] = img + (255 - img) * strength * glow
+
+
+def _chip_face(img: np.ndarray, size: int) -> np.ndarray:
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return with_disc_alpha(_shrunk(img, size))
+
+
+def _chip_tile(tile: Tile) -> np.ndarray:
+    n = PX * S
+    colour = _COL_X[tile.colour]
+    img = _chip(n, colour, _INLAY_X)
+    # the figure printed dark on the inlay; moved left to leave room for the heart
+    ink = _shrunk_figure(tile.motif, n, 0.46)
+    if tile.heart:
+        ink = np.roll(ink, -int(0.05 * n), axis=1)
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, int(0.68 * n), int(0.6 * n), int(0.05 * n), (255, 255, 255))
+        img[heart > 127] = colour
+    img[ink] = _PRINT_X
+    _sheen(img)
+    return _chip_face(img, PX)
+
+
+def _token_x(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: a black chip with white spots and a plain grey inlay with a ring
+        img = _chip(n, (30, 28, 28), (150, 150, 148))
+        cv2.circle(img, (c, c), int(0.2 * n), (95, 95, 95), int(1.5 * S), _AA)
+    else:
+        # a face: a chip in the colour, its inlay the colour too, a dark mouth with white fangs
+        img = _chip(n, colour, colour)
+        cv2.ellipse(
+            img, (c, int(0.42 * n)), (int(0.17 * n), int(0.06 * n)), 0, 0, 180, _PRINT_X, -1
+        )
+        for x in (0.43, 0.57):
+            pts = np.array([[x - 0.04, 0.44], [x + 0.04, 0.44], [x, 0.58]]) * n
+            cv2.fillPoly(img, [pts.astype(np.int32)], _SPOT_X, _AA)
+    _sheen(img)
+    return _chip_face(img, 112)
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -1845,6 +2031,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "stitch": ("round", _stitch, _token_t, _TOK_T),
     "papercut": ("square", _papercut, _token_u, _TOK_U),
     "bottlecap": ("round", _bottlecap, _token_v, _TOK_V),
+    "tartan": ("square", _tartan, _token_w, _TOK_W),
+    "chip": ("round", _chip_tile, _token_x, _TOK_X),
 }
 
 
