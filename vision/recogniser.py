@@ -165,6 +165,7 @@ class Recogniser:
         chosen += beside.row_ends(scoring, frame, chosen, size_at)
         chosen, alone = kinds.tokens_in_company(scoring, frame, chosen, size_at)
         rejected += alone
+        chosen = beside.rows_from_lone_blobs(scoring, frame, chosen, size_at)
         chosen = kinds.tiles_by_colour(scoring, frame, chosen, size_at, self.naming.misfits)
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")

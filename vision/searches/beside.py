@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.candidates import Candidate, coverage, explained
+from vision.candidates import Blob, Candidate, coverage, explained
 from vision.doubts import kept_settling_ties
 from vision.frame import Frame
 from vision.lattice import Lattice, fit_lattice, lattice_cells
@@ -27,6 +27,7 @@ from vision.pieces import (
 )
 from vision.pixels import to_frame, to_work
 from vision.scoring import Scoring, for_its_match_alone
+from vision.searches.rims import rim_steps_all_round
 from vision.token_row_cuts import TOKEN_SIZED, far_end_along, finer_sized, within_frame
 from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 
@@ -277,6 +278,136 @@ def rows_from_lone_ends(
         )
     }
     return [s for s in out if id(s) not in unlaid]
+
+
+#: The split number given to a token cut again in a blob nothing explains.
+_LONE_TOKEN_SPLIT = 3000
+
+#: A blob nothing explains is looked through for a token where it is this many of
+#: the frame's token steps across (its equivalent diameter): wider than one token,
+#: so its own cut was sized by the blob, and narrower than two side by side.
+_LONE_TOKEN_WIDE = (1.2, 2.0)
+
+#: ...and round: at most this long for its width, and filling this share of its
+#: fitted ellipse.
+_LONE_TOKEN_ASPECT = 1.35
+_LONE_TOKEN_ROUND = 0.8
+
+#: The places a token is cut at about the blob's middle, in steps each way, and how
+#: many of the best first looks among them are aligned.
+_LONE_TOKEN_AT = (-0.3, -0.15, 0.0, 0.15, 0.3)
+_LONE_TOKEN_ALIGNED = 4
+
+#: ...kept only within this share of a step of the place it was cut at.
+_LONE_TOKEN_DRIFT = 0.35
+
+
+def tokens_in_lone_blobs(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """Token faces in round blobs that nothing explains and that are wider than the
+    frame's tokens, cut again at the frame's token size.
+
+    On a checked cloth a token's rim runs into the cells of its shade and its blob
+    swells to a tile's width (a row of 23 px tokens on a red check: both ends blobs
+    of 37 px, cut at that size and matching 0.40 and 0.53, read 0.91 and 0.92 at
+    23 px); a blob so cut is sized by the mask, not by the token. Tokens are one
+    size in a frame: the step of its clear tokens (as :func:`row_far_ends` measures
+    it) gives the size, and a place about the blob's middle the token. Kept only
+    where it reads as a face (a row's ends lie face up) as clearly as a tile must
+    (``sure_tile_min``) near the place it was cut at, lies wholly in the frame, and
+    its rim steps all round; :func:`rows_from_lone_ends` then lays the row's backs
+    between two such ends."""
+    if size_at is None or scoring.model.round is None:
+        return []
+    tokens, centres, sides = _round_tokens(scoring, chosen)
+    clear = [k for k, t in enumerate(tokens) if t.score >= scoring.config.size_anchor_score]
+    if not clear:
+        return []
+    step = _frame_step(centres[clear], sides[clear])
+    cuts: list[Candidate] = []
+    for b, blob in enumerate(frame.blobs):
+        if blob.aspect > _LONE_TOKEN_ASPECT or blob.roundness < _LONE_TOKEN_ROUND:
+            continue
+        if any(explained_by(blob, s, frame.scale) for s in chosen):
+            continue
+        wide = 2.0 * np.sqrt(blob.area / np.pi) * frame.scale / step
+        if not _LONE_TOKEN_WIDE[0] <= wide <= _LONE_TOKEN_WIDE[1]:
+            continue
+        middle = to_frame(np.array(blob.box[0], np.float64), frame.scale)
+        if not clear_of(middle, chosen):
+            continue  # a piece found there since, by a search
+        shapes = [tokens[k].candidate for k in clear]
+        cuts += [
+            Candidate(
+                shaped_like(shapes, middle + np.array([u, v]) * step, step),
+                True,
+                b,
+                _LONE_TOKEN_SPLIT,
+            )
+            for u in _LONE_TOKEN_AT
+            for v in _LONE_TOKEN_AT
+        ]
+    if not cuts:
+        return []
+    kind = scoring.token_groups
+    first = scoring.score_structure(frame.pyramid, cuts, kind)
+    per_blob = len(_LONE_TOKEN_AT) ** 2
+    best = [
+        start + k
+        for start in range(0, len(cuts), per_blob)
+        for k in sorted(range(per_blob), key=lambda k, s=start: -first[s + k].score)[
+            :_LONE_TOKEN_ALIGNED
+        ]
+    ]
+    aligned = scoring.realigned(frame.pyramid, [first[k] for k in best], kind)
+    aligned = finer_sized(scoring, frame.pyramid, [cuts[k] for k in best], aligned)
+    found = [
+        s
+        for s, k in zip(aligned, best, strict=True)
+        if s.score >= scoring.config.sure_tile_min
+        and scoring.is_token(s)
+        and not scoring.is_back(s.group)
+        and distance(s.candidate.center, cuts[k].center) <= _LONE_TOKEN_DRIFT * step
+        and within_frame(s.candidate, frame)
+        and clear_of(s.candidate.center, chosen)
+        and rim_steps_all_round(scoring, frame, s)
+    ]
+    return one_per_place(found)[0]
+
+
+def rows_from_lone_blobs(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+) -> list[Scored]:
+    """Rows whose ends are faces found in lone blobs (:func:`tokens_in_lone_blobs`),
+    their backs laid between them by :func:`row_gaps`; an end is kept only where a
+    row was laid from it (a row's places each matching clearly, or held by the mask),
+    the independent argument a face alone in a blob lacks. Runs once the pieces are
+    told apart (:func:`vision.kinds.tokens_in_company`): before that, round cuts of
+    square tiles read as tokens would set the frame's token size."""
+    ends = tokens_in_lone_blobs(scoring, frame, chosen, size_at)
+    if not ends:
+        return chosen
+    out = row_gaps(scoring, frame, chosen + ends, size_at)
+    before = {id(s) for s in chosen} | {id(e) for e in ends}
+    new = [s for s in out if id(s) not in before]
+    unlaid = {
+        id(end)
+        for end in ends
+        if not any(
+            _between(s.candidate.center, end.candidate, other.candidate)
+            for s in new
+            for other in out
+            if other is not end and other.candidate.round and scoring.is_token(other)
+        )
+    }
+    return [s for s in out if id(s) not in unlaid]
+
+
+def explained_by(blob: Blob, piece: Scored, scale: float) -> bool:
+    """Whether a chosen piece's middle lies in a blob (its contour in work px)."""
+    point = to_work(np.array(piece.candidate.center, np.float64), scale)
+    return cv2.pointPolygonTest(blob.contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _between(point: tuple[float, float], a: Candidate, b: Candidate) -> bool:
