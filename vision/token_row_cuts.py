@@ -67,11 +67,6 @@ _CHAIN_SPAN = 0.8
 #: under this).
 _CHAIN_END_MIN = 0.6
 
-#: A split's clear piece read as a tile is read again as a row's end only within
-#: this share of its clear tokens' size (cuts of one split are sized alike: a white
-#: end and its row's other end cut at 31.1 px each; the round tiles there 37.7 px).
-_END_SIZED = (0.9, 1.1)
-
 
 def rows_from_ends(
     scoring: Scoring, frame: Frame, scored: list[Scored]
@@ -120,12 +115,7 @@ def rows_from_ends(
     for index in members.values():
         clear = [i for i in index if scored[i].score >= clear_min]
         if not all(scoring.is_token(scored[i]) for i in clear):
-            ends_read = tile_read_ends(scoring, frame, scored, index, clear)
-            if ends_read is None:
-                continue
-            for i, piece in ends_read:
-                scored[i] = piece
-            unsure.update(i for i, _ in ends_read)
+            continue
         if all(scored[i].score >= least for i in index):
             continue
         end = None
@@ -178,38 +168,6 @@ def rows_from_ends(
     middles |= frozenset(id(scored[e]) for e in chained)
     before = scored[:given]
     return [s for i, s in enumerate(before) if i not in dropped or i in kept] + new, middles
-
-
-def tile_read_ends(
-    scoring: Scoring, frame: Frame, scored: list[Scored], index: list[int], clear: list[int]
-) -> list[tuple[int, Scored]] | None:
-    """A split's clear pieces read as tiles, read again as tokens where they are the
-    extremes of one straight chain of token-sized discs (:func:`chain_ends`) that
-    also holds a clear token face of their size: the indices in ``scored`` of the
-    pieces read again, with their readings, or None.
-
-    A row's end whose face is drawn as the tiles are (beads round a dark middle)
-    may match a round tile's figure best (a white end on a pale cloth: 0.88 as a
-    tile), and one clear tile in a split turned the whole row down, though the
-    other end read 0.91 as a face at the same size. Tokens are one size in a frame
-    and a row's ends lie face up at its extremes; a tile read in a chain's middle,
-    or of another size than its clear tokens (:data:`_END_SIZED`), still turns the
-    split down."""
-    tokens = [i for i in clear if scoring.is_token(scored[i])]
-    tiles = [i for i in clear if not scoring.is_token(scored[i])]
-    if not tokens or not tiles:
-        return None
-    size = float(np.median([scored[i].candidate.side for i in tokens]))
-    low, high = _END_SIZED
-    if not all(low <= scored[i].candidate.side / size <= high for i in tiles):
-        return None
-    chain = chain_ends(scoring, frame, [scored[i] for i in index])
-    if chain is None:
-        return None
-    ends = {index[k]: piece for k, piece in chain}
-    if not set(tiles) <= set(ends):
-        return None
-    return [(i, ends[i]) for i in tiles]
 
 
 def chain_ends(

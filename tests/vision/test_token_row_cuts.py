@@ -77,17 +77,6 @@ def test_a_chain_of_discs_whose_ends_read_unsurely_is_laid_as_a_row():
     assert read == [[t] for t in truth]
 
 
-def test_a_chains_end_read_as_a_tile_beside_a_clear_face_of_its_size_ends_a_row():
-    # hard level, seed 2024's tenth photo of a check style: a row of six 31 px tokens
-    # on a pale cloth, white ends whose faces are drawn as the tiles are (beads round
-    # a dark middle); the top end read 0.91 as a face, the bottom 0.88 as a tile at
-    # the same size, so the split's clear pieces were not all tokens and the row was
-    # turned down, its backs cut off their places (0.47-0.53 as tiles)
-    truth, read = _row_read("rosary", 2024, 9, (571, 572), 80)
-    assert len(truth) == 6
-    assert read == [[t] for t in truth]
-
-
 def test_faces_in_lone_blobs_swollen_to_a_tiles_width_end_a_row():
     # hard level, seed 7's fourth photo of a check style: a row of seven 23 px tokens
     # on a red check; its cream backs left the mask, its two ends are blobs of their
