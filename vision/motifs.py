@@ -33,6 +33,7 @@ class MotifPairs:
     size: int  # P
     pixels: np.ndarray  # D flat indices into a P×P patch
     challengers: tuple[tuple[int, int], ...]  # C (group, quarter turns)
+    sides: np.ndarray  # C: which side of the group (its plain faces, its hearts) each pair is
     stacked: np.ndarray  # D×3C float32: the windows' weights, own face and other on them
     own_stats: np.ndarray  # 3×C: sum, sum of squares and count of own face on each window
     other_stats: np.ndarray  # 3×C: the same for the challenger's face
@@ -54,22 +55,27 @@ def motif_pairs(
     size = mask.shape[0]
     groups = [g for g in range(len(model.groups)) if not token_groups[g]]
     bands = {
-        g: band_pass(model.colour_templates[list(model.groups[g])].mean(axis=0)[None])[0]
+        (g, side): band_pass(model.colour_templates[list(members)].mean(axis=0)[None])[0]
         for g in groups
+        for side, members in enumerate(_sides(model, g))
     }
     pairs: dict[int, MotifPairs] = {}
     for g in groups:
-        keys, windows, owns, others = [], [], [], []
-        for r in (r for r in groups if r != g):
-            for quarters in range(4):
-                turned = np.rot90(bands[r], quarters)
-                apart = cv2.GaussianBlur(np.abs(bands[g] - turned), (0, 0), 1.0)
-                spot = (apart > SPOT * apart.max()).astype(np.uint8)
-                window = cv2.dilate(spot, np.ones((5, 5), np.uint8)).astype(bool) & mask
-                keys.append((r, quarters))
-                windows.append(window.ravel().astype(np.float64))
-                owns.append(bands[g].ravel() * windows[-1])
-                others.append(turned.ravel() * windows[-1])
+        keys, sides, windows, owns, others = [], [], [], [], []
+        for side in range(len(_sides(model, g))):
+            own_band = bands[(g, side)]
+            for r in (r for r in groups if r != g):
+                other_band = bands.get((r, side), bands[(r, 0)])
+                for quarters in range(4):
+                    turned = np.rot90(other_band, quarters)
+                    apart = cv2.GaussianBlur(np.abs(own_band - turned), (0, 0), 1.0)
+                    spot = (apart > SPOT * apart.max()).astype(np.uint8)
+                    window = cv2.dilate(spot, np.ones((5, 5), np.uint8)).astype(bool) & mask
+                    keys.append((r, quarters))
+                    sides.append(side)
+                    windows.append(window.ravel().astype(np.float64))
+                    owns.append(own_band.ravel() * windows[-1])
+                    others.append(turned.ravel() * windows[-1])
         if not keys:
             continue
         pixels = np.flatnonzero(np.any(windows, axis=0))
@@ -80,8 +86,27 @@ def motif_pairs(
             return np.stack([t.sum(axis=1), (t * t).sum(axis=1), count])
 
         stacked = np.concatenate([w, own, other]).T.astype(np.float32)
-        pairs[g] = MotifPairs(size, pixels, tuple(keys), stacked, stats(own), stats(other))
+        pairs[g] = MotifPairs(
+            size, pixels, tuple(keys), np.array(sides), stacked, stats(own), stats(other)
+        )
     return pairs
+
+
+def _sides(model: AppearanceModel, group: int) -> list[tuple[int, ...]]:
+    """A tile group's faces split into its plain faces and its hearts (one side where
+    all are alike): each side's faces are compared with the other motifs' of the same
+    side. A set may print the figure elsewhere on a heart's face (moved aside to make
+    room for the heart), and the mean of both twins is then a figure seen twice, a
+    pixel or two apart, that fits neither twin: a plain monk on a poker chip fitted
+    a coffin turned half round better than that double monk (0.96 against 0.94), its
+    own plain face better than the plain coffin's (0.95 against 0.91)."""
+    members = model.groups[group]
+    hearts = [bool(model.labels[m].tile and model.labels[m].tile.heart) for m in members]
+    split = [
+        tuple(m for m, h in zip(members, hearts, strict=True) if h == side)
+        for side in (False, True)
+    ]
+    return [side for side in split if side] if all(split) else [tuple(members)]
 
 
 def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, int] | None]:
@@ -89,7 +114,7 @@ def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, i
     the shifts), the (group, quarter turns) that fits it better than its own motif where
     the two differ, the best such; None where its own motif fits best."""
     own, other = _fits(padded, pairs)
-    gain = other - own
+    gain = np.where(_on_own_side(own, pairs), other - own, -np.inf)
     best = gain.argmax(axis=1)
     return [pairs.challengers[int(b)] if gain[k, b] > 0 else None for k, b in enumerate(best)]
 
@@ -101,7 +126,17 @@ def own_fits(padded: np.ndarray, pairs: MotifPairs) -> np.ndarray:
     others fit worse; a piece cut well off its tile (a crescent of two tiles) can lead
     them all while fitting none."""
     own, _ = _fits(padded, pairs)
-    return own.min(axis=1)
+    return np.where(_on_own_side(own, pairs), own, np.inf).min(axis=1)
+
+
+def _on_own_side(own: np.ndarray, pairs: MotifPairs) -> np.ndarray:
+    """K×C: which pairs are of the side of its group (plain or heart, :func:`_sides`)
+    each piece is: the side whose faces fit it best, at their worst other motif."""
+    sides = np.unique(pairs.sides)
+    if len(sides) == 1:
+        return np.ones(own.shape, bool)
+    worst = np.stack([own[:, pairs.sides == side].min(axis=1) for side in sides], axis=1)
+    return pairs.sides[None, :] == sides[worst.argmax(axis=1)][:, None]
 
 
 def _fits(padded: np.ndarray, pairs: MotifPairs) -> tuple[np.ndarray, np.ndarray]:
