@@ -33,7 +33,7 @@ class MotifPairs:
     size: int  # P
     pixels: np.ndarray  # D flat indices into a P×P patch
     challengers: tuple[tuple[int, int], ...]  # C (group, quarter turns)
-    sides: np.ndarray  # C: which side of the group (its plain faces, its hearts) each pair is
+    sides: np.ndarray  # C: the faces of the group each pair is of (0 all, 1 plain, 2 hearts)
     stacked: np.ndarray  # D×3C float32: the windows' weights, own face and other on them
     own_stats: np.ndarray  # 3×C: sum, sum of squares and count of own face on each window
     other_stats: np.ndarray  # 3×C: the same for the challenger's face
@@ -93,30 +93,38 @@ def motif_pairs(
 
 
 def _sides(model: AppearanceModel, group: int) -> list[tuple[int, ...]]:
-    """A tile group's faces split into its plain faces and its hearts (one side where
-    all are alike): each side's faces are compared with the other motifs' of the same
-    side. A set may print the figure elsewhere on a heart's face (moved aside to make
-    room for the heart), and the mean of both twins is then a figure seen twice, a
-    pixel or two apart, that fits neither twin: a plain monk on a poker chip fitted
-    a coffin turned half round better than that double monk (0.96 against 0.94), its
-    own plain face better than the plain coffin's (0.95 against 0.91)."""
-    members = model.groups[group]
+    """A tile group's faces: all of them, then (where the group has both) its plain
+    faces and its hearts, each side compared with the other motifs' of the same side.
+
+    A set may print the figure elsewhere on a heart's face (moved aside to make room for
+    the heart), and the mean of both twins is then a figure seen twice, a pixel or two
+    apart, that fits neither twin: a plain monk on a poker chip fitted a coffin turned
+    half round better than that double monk (0.96 against 0.94), its own plain face
+    better than the plain coffin's (0.95 against 0.91)."""
+    members = tuple(model.groups[group])
     hearts = [bool(model.labels[m].tile and model.labels[m].tile.heart) for m in members]
     split = [
         tuple(m for m, h in zip(members, hearts, strict=True) if h == side)
         for side in (False, True)
     ]
-    return [side for side in split if side] if all(split) else [tuple(members)]
+    return [members] + (split if all(split) else [])
 
 
 def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, int] | None]:
     """For each upright piece's band-passed patch (K×(P+2)×(P+2), a pixel of margin for
     the shifts), the (group, quarter turns) that fits it better than its own motif where
-    the two differ, the best such; None where its own motif fits best."""
+    the two differ, the best such; None where its own motif fits best.
+
+    The other motif must fit better both against the mean of the group's faces and
+    against the faces of the piece's own side (plain or heart, :func:`_sides`): either
+    alone turned right readings wrong by a hundredth (a plain vampire on a spiral of
+    dashes, whorl, read by its side as a coffin a quarter turned, 0.91 against 0.90)."""
     own, other = _fits(padded, pairs)
-    gain = np.where(_on_own_side(own, pairs), other - own, -np.inf)
+    whole, side = _whole_and_own_side(own, other - own, pairs)
+    gain = np.minimum(whole, side)
     best = gain.argmax(axis=1)
-    return [pairs.challengers[int(b)] if gain[k, b] > 0 else None for k, b in enumerate(best)]
+    keys = pairs.challengers[: gain.shape[1]]
+    return [keys[int(b)] if gain[k, b] > 0 else None for k, b in enumerate(best)]
 
 
 def own_fits(padded: np.ndarray, pairs: MotifPairs) -> np.ndarray:
@@ -124,19 +132,32 @@ def own_fits(padded: np.ndarray, pairs: MotifPairs) -> np.ndarray:
     how well its own motif fits it where that face differs from another, at the worst
     other motif: K correlations. Leading every other motif there says only that the
     others fit worse; a piece cut well off its tile (a crescent of two tiles) can lead
-    them all while fitting none."""
+    them all while fitting none.
+
+    Judged against the mean of the group's faces, as the bar it is held to was set:
+    judged on the piece's own side (plain or heart), a face's exact twin fits better
+    than the mean, more pieces cleared the bar, and a maiden read as a monk was then
+    sure of it (stitch seed 2024 #0, 1.00), taking the monk's place from the true monk."""
     own, _ = _fits(padded, pairs)
-    return np.where(_on_own_side(own, pairs), own, np.inf).min(axis=1)
+    return own[:, pairs.sides == 0].min(axis=1)
 
 
-def _on_own_side(own: np.ndarray, pairs: MotifPairs) -> np.ndarray:
-    """K×C: which pairs are of the side of its group (plain or heart, :func:`_sides`)
-    each piece is: the side whose faces fit it best, at their worst other motif."""
-    sides = np.unique(pairs.sides)
-    if len(sides) == 1:
-        return np.ones(own.shape, bool)
+def _whole_and_own_side(
+    own: np.ndarray, values: np.ndarray, pairs: MotifPairs
+) -> tuple[np.ndarray, np.ndarray]:
+    """``values`` (K×C, one per pair) on the pairs of the group's mean face and on those
+    of the piece's own side (K×C' each): the side whose faces fit it best, at their worst
+    other motif (the mean's again where the group has one side only)."""
+    whole = pairs.sides == 0
+    count = int(whole.sum())
+    if len(pairs.sides) == count:
+        return values, values
+    sides = np.unique(pairs.sides[~whole])
     worst = np.stack([own[:, pairs.sides == side].min(axis=1) for side in sides], axis=1)
-    return pairs.sides[None, :] == sides[worst.argmax(axis=1)][:, None]
+    chosen = sides[worst.argmax(axis=1)]
+    rows = np.arange(len(own))[:, None]
+    columns = np.flatnonzero(whole)[None, :] + count * chosen[:, None]
+    return values[:, whole], values[rows, columns]
 
 
 def _fits(padded: np.ndarray, pairs: MotifPairs) -> tuple[np.ndarray, np.ndarray]:

@@ -244,8 +244,8 @@ def test_a_group_is_compared_side_by_side_where_hearts_move_the_figure(chip):
     # are its plain faces' and its hearts', each side against the others' same side
     pairs = chip.scoring.motif_pairs[True]
     for group, p in pairs.items():
-        assert sorted(set(p.sides.tolist())) == [0, 1], group
-        assert len(p.challengers) == 2 * 4 * (len(pairs) - 1)
+        assert sorted(set(p.sides.tolist())) == [0, 1, 2], group
+        assert len(p.challengers) == 3 * 4 * (len(pairs) - 1)
 
 
 def test_plain_monks_on_a_chip_are_not_read_as_coffins_turned_half_round(chip):
