@@ -259,3 +259,10 @@ def test_plain_monks_on_a_chip_are_not_read_as_coffins_turned_half_round(chip):
         (truth,) = [t for t in photo.tiles if t.tile == Tile.parse(name)]
         read = [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, truth.center)) < 10]
         assert read == [truth.tile], name
+
+
+def test_a_set_whose_hearts_only_add_a_heart_judges_each_group_as_one(labelled):
+    # the drawn round set puts a heart dot above the label and moves nothing: its groups'
+    # pairs are of their mean faces only, as before
+    for p in labelled.scoring.motif_pairs[True].values():
+        assert set(p.sides.tolist()) == {0}
