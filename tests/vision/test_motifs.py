@@ -14,12 +14,14 @@ from tests.vision.drawn import COLOURS
 from vision.candidates import Candidate
 from vision.colour import upright
 from vision.doubts import clear_ties, motifs_where_they_differ, near_ties_settled
+from vision.evaluate import evaluation_photo
 from vision.matching import StructureMatch
 from vision.model import Label
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
 from vision.results import RejectedCandidate
 from vision.scoring import CLEAR_LEAD
+from vision.synth.check_styles import check_set
 from vision.tileset import TileSet
 
 PX = 128
@@ -230,3 +232,37 @@ def test_a_tie_settled_by_a_piece_its_motif_fits_poorly_stays_a_tie(labelled):
     pieces = [Scored(shown.candidate, patch, tie)]
     (read,) = _judged(labelled, pieces)
     assert read.group == shown.group and read.match.runner >= 0
+
+
+@pytest.fixture(scope="module")
+def chip() -> Recogniser:
+    return Recogniser(check_set("chip"))
+
+
+def test_a_group_is_compared_side_by_side_where_hearts_move_the_figure(chip):
+    # chip prints the figure left of the middle on a heart's face: each group's pairs
+    # are its plain faces' and its hearts', each side against the others' same side
+    pairs = chip.scoring.motif_pairs[True]
+    for group, p in pairs.items():
+        assert sorted(set(p.sides.tolist())) == [0, 1, 2], group
+        assert len(p.challengers) == 3 * 4 * (len(pairs) - 1)
+
+
+def test_plain_monks_on_a_chip_are_not_read_as_coffins_turned_half_round(chip):
+    # hard level, seed 2024's eighteenth photo: two plain 84 px monks whose whole-face lead
+    # was a hair (0.02) were judged where the motifs differ against the mean of each
+    # group's twins, a figure seen twice; a coffin turned half round fitted that better
+    # (0.96 against 0.94), and both were read as coffins
+    photo = evaluation_photo(chip.tileset, 2024, 2, 17)
+    result = chip.detect(photo.image)
+    for name in ("green-monk", "purple-monk"):
+        (truth,) = [t for t in photo.tiles if t.tile == Tile.parse(name)]
+        read = [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, truth.center)) < 10]
+        assert read == [truth.tile], name
+
+
+def test_a_set_whose_hearts_only_add_a_heart_judges_each_group_as_one(labelled):
+    # the drawn round set puts a heart dot above the label and moves nothing: its groups'
+    # pairs are of their mean faces only, as before
+    for p in labelled.scoring.motif_pairs[True].values():
+        assert set(p.sides.tolist()) == {0}
