@@ -102,7 +102,7 @@ def _hearts_move_figures(model: AppearanceModel, groups: list[int]) -> bool:
     between their hearts and their plain faces under :data:`TWINS_ALIKE`).
 
     A heart that only adds itself (a badge in a corner, a heart over the rim) changes
-    every motif's face alike (0.99-1.00 on ten check styles; a heart outlined round the
+    every motif's face alike (0.95-1.00 on ten check styles; a heart outlined round the
     figure, lantern, 0.91); a set that moves the figure aside to make room for the heart
     changes each face by that figure's outline too (chip: 0.63)."""
     changes = []
