@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.config import VisionConfig
 from vision.discs import is_single_disc
+from vision.pixels import to_work
 from vision.rectify import order_corners
 from vision.shared_arrays import locked
 
@@ -85,6 +86,11 @@ class Blob:
         """The top-left corner of :attr:`pixels` in work px."""
         x, y, _, _ = cv2.boundingRect(self.contour)
         return x, y
+
+    def holds(self, point: tuple[float, float], scale: float) -> bool:
+        """Whether ``point`` (frame px) lies inside the blob (its contour is in work px)."""
+        x, y = to_work(point[0], scale), to_work(point[1], scale)
+        return cv2.pointPolygonTest(self.contour, (float(x), float(y)), False) >= 0
 
     @functools.cached_property
     def pixels(self) -> np.ndarray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.candidates import Blob, Candidate, coverage, explained
+from vision.candidates import Candidate, coverage, explained
 from vision.doubts import kept_settling_ties
 from vision.frame import Frame
 from vision.lattice import Lattice, fit_lattice, lattice_cells
@@ -329,7 +329,7 @@ def tokens_in_lone_blobs(
     for b, blob in enumerate(frame.blobs):
         if blob.aspect > _LONE_TOKEN_ASPECT or blob.roundness < _LONE_TOKEN_ROUND:
             continue
-        if any(explained_by(blob, s, frame.scale) for s in chosen):
+        if any(blob.holds(s.candidate.center, frame.scale) for s in chosen):
             continue
         wide = 2.0 * np.sqrt(blob.area / np.pi) * frame.scale / step
         if not _LONE_TOKEN_WIDE[0] <= wide <= _LONE_TOKEN_WIDE[1]:
@@ -402,12 +402,6 @@ def rows_from_lone_blobs(
         )
     }
     return [s for s in out if id(s) not in unlaid]
-
-
-def explained_by(blob: Blob, piece: Scored, scale: float) -> bool:
-    """Whether a chosen piece's middle lies in a blob (its contour in work px)."""
-    point = to_work(np.array(piece.candidate.center, np.float64), scale)
-    return cv2.pointPolygonTest(blob.contour, (float(point[0]), float(point[1])), False) >= 0
 
 
 def _between(point: tuple[float, float], a: Candidate, b: Candidate) -> bool:

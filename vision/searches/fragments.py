@@ -26,7 +26,7 @@ from vision.pieces import (
     one_per_place,
     shaped_like,
 )
-from vision.pixels import to_frame, to_work
+from vision.pixels import to_frame
 from vision.scoring import Scoring
 from vision.searches.edges import outlined
 
@@ -216,7 +216,7 @@ def _recut(
             continue
         # a blob holding a chosen piece is that piece's (a row of tokens whose ends
         # were read, its middle still to come), not a tile's swollen by the cloth
-        if any(_holds(blob, s.candidate.center, frame.scale) for s in chosen):
+        if any(blob.holds(s.candidate.center, frame.scale) for s in chosen):
             continue
         if not clear_of(centre, chosen) or any(
             distance(centre, s.candidate.center) < 0.7 * side for s in chosen
@@ -275,12 +275,6 @@ def _promising(
     n = len(_ROUGH_TURNS)
     best = [max(aligned[k * n : k * n + n], key=lambda s: s.score) for k in range(len(places))]
     return [np.array(s.candidate.center) for s in best if s.score >= least]
-
-
-def _holds(blob: Blob, point: tuple[float, float], scale: float) -> bool:
-    """Whether ``point`` (frame px) lies inside ``blob``."""
-    x, y = to_work(point[0], scale), to_work(point[1], scale)
-    return cv2.pointPolygonTest(blob.contour, (float(x), float(y)), False) >= 0
 
 
 def _disc_places(
