@@ -187,6 +187,16 @@ def _shrunk_figure(motif: Motif, n: int, zoom: float) -> np.ndarray:
     return ink
 
 
+def _fangs(n: int, xs: tuple[float, ...], half: float, top: float, tip: float) -> np.ndarray:
+    """Two fangs on an n-px face as a mask: triangles hanging from ``top`` to ``tip``,
+    ``half`` wide each side of each of ``xs`` (all shares of the face's side)."""
+    drawn = np.zeros((n, n), np.uint8)
+    for x in xs:
+        pts = np.array([[x - half, top], [x + half, top], [x, tip]]) * n
+        cv2.fillPoly(drawn, [pts.astype(np.int32)], 255, _AA)
+    return drawn > 127
+
+
 def _token_palette(tiles: dict[Colour, BGR], black: BGR, white: BGR) -> dict[str, BGR]:
     """Token colours: the tiles' own four, and a black and a white."""
     shared = {c.value: tiles[c] for c in (Colour.RED, Colour.BLUE, Colour.GREEN, Colour.YELLOW)}
@@ -1799,12 +1809,7 @@ def _token_u(colour: BGR | None) -> np.ndarray:
         mark = star > 127
     else:
         # a face: two cream paper fangs hanging from the top of the middle
-        mark = np.zeros((n, n), bool)
-        for x in (0.43, 0.57):
-            fang = np.zeros((n, n), np.uint8)
-            pts = np.array([[x - 0.05, 0.38], [x + 0.05, 0.38], [x, 0.6]]) * n
-            cv2.fillPoly(fang, [pts.astype(np.int32)], 255, _AA)
-            mark |= fang > 127
+        mark = _fangs(n, (0.43, 0.57), 0.05, 0.38, 0.6)
     _cast_shadow(img, mark, lift, 0.55)
     img[mark] = _PAPER_U
     img = np.clip(img, 0, 255).astype(np.uint8)
@@ -1896,11 +1901,7 @@ def _token_w(colour: BGR | None) -> np.ndarray:
         mouth = np.zeros((n, n), np.uint8)
         cv2.ellipse(mouth, (c, int(0.4 * n)), (int(0.24 * n), int(0.08 * n)), 0, 0, 180, 255, -1)
         _felt(img, mouth > 0, _THREAD_W)
-        fangs = np.zeros((n, n), np.uint8)
-        for x in (0.41, 0.59):
-            pts = np.array([[x - 0.06, 0.44], [x + 0.06, 0.44], [x, 0.68]]) * n
-            cv2.fillPoly(fangs, [pts.astype(np.int32)], 255, _AA)
-        _felt(img, fangs > 127, _FELT_W)
+        _felt(img, _fangs(n, (0.41, 0.59), 0.06, 0.44, 0.68), _FELT_W)
     img = np.clip(img, 0, 255).astype(np.uint8)
     return with_disc_alpha(_shrunk(_grain(img, 15 if colour is None else 16, 5.0), 112))
 
