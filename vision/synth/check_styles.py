@@ -80,6 +80,12 @@ measured at the start of a session before anyone studied them (docs/vision.md, "
 * ``chip``: round; a clay poker chip from above, the colour with six white edge spots round
   the rim and a thin white ring; the figure printed dark on a cream inlay, left of the middle;
   the heart a small heart in the colour beside it; a soft gloss over the upper left.
+* ``azulejo``: square, corners slightly rounded; a glazed ceramic tile, cream glaze crazed by
+  fine cracks, blue-grey corner ornaments shared by all faces, a gloss streak top right; the
+  figure hand-painted in the colour, uneven, outlined darker; the heart painted top left.
+* ``vinyl``: round; a black record from above, fine grooves, a bow-tie sheen and a spindle
+  hole; the colour only on the centre label (45 % across), the figure printed white on it
+  (black on yellow); the heart a small heart of the figure's ink on the label's top rim.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -1992,6 +1998,263 @@ def _token_x(colour: BGR | None) -> np.ndarray:
     return _chip_face(img, 112)
 
 
+# -- azulejo and vinyl -----------------------------------------------------------------------
+
+#: glaze pigments: cobalt, iron red, antimony yellow, copper green, manganese
+_COL_Y: dict[Colour, BGR] = {
+    Colour.BLUE: (165, 85, 25),
+    Colour.RED: (45, 55, 195),
+    Colour.YELLOW: (35, 175, 230),
+    Colour.GREEN: (85, 150, 45),
+    Colour.PURPLE: (120, 45, 110),
+}
+_TOK_Y = _token_palette(_COL_Y, black=(38, 36, 36), white=(236, 238, 238))
+_GLAZE_Y: BGR = (218, 236, 244)
+_ORNAMENT_Y: BGR = (96, 72, 58)
+
+
+def _crackle(n: int, seed: int, cells: int) -> np.ndarray:
+    """The fine crazing of a glaze: the edges of about ``cells`` random, slightly warped cells."""
+    rng = np.random.default_rng(seed)
+    points = np.full((n, n), 255, np.uint8)
+    for x, y in rng.uniform(0, n, (cells, 2)).astype(int):
+        points[y, x] = 0
+    _, labels = cv2.distanceTransformWithLabels(
+        points, cv2.DIST_L2, 5, labelType=cv2.DIST_LABEL_CCOMP
+    )
+    # the cracks wander: read each pixel's label a little to one side, by a smooth field
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    dx, dy = (0.012 * n * _mottle(n, seed + k, 10) for k in (1, 2))
+    warped = cv2.remap(labels.astype(np.float32), xx + dx, yy + dy, cv2.INTER_NEAREST)
+    return _came(warped.astype(np.int32), max(1, S // 2))
+
+
+def _brushed(n: int, seed: int) -> np.ndarray:
+    """How thick the paint lies: streaks along the strokes of a brush, about 1 (a fixed field)."""
+    rng = np.random.default_rng(seed)
+    streaks = cv2.resize(
+        rng.normal(0, 1, (48, 5)).astype(np.float32), (n, n), interpolation=cv2.INTER_CUBIC
+    )
+    return 1 + 0.1 * streaks + 0.04 * _mottle(n, seed + 1, 30)
+
+
+def _painted(img: np.ndarray, mask: np.ndarray, colour: BGR, seed: int, line: float) -> None:
+    """Paint ``mask`` by hand in ``colour``: a wobbly edge, uneven strokes, a darker outline.
+
+    The outline is the same pigment laid on thicker, ``line`` pixels wide give or take a third.
+    """
+    n = len(img)
+    soft = cv2.GaussianBlur(mask.astype(np.float32), (0, 0), 1.5 * S)
+    shape = soft + 0.12 * np.clip(_mottle(n, seed, 40), -2, 2) > 0.5  # never a stray blot
+    base = np.array(colour, np.float32)
+    paint = base[None, None] * _brushed(n, seed + 2)[..., None]
+    img[shape] = (0.88 * paint + 0.12 * img)[shape]  # thin enough to let the glaze glow through
+    inside = cv2.distanceTransform(shape.astype(np.uint8), cv2.DIST_L2, 5)
+    width = line * (1 + 0.33 * _mottle(n, seed + 3, 24))
+    img[shape & (inside < width)] = base * 0.5
+
+
+def _ornaments(img: np.ndarray) -> None:
+    """The corner pattern every tile of the set shares: where four tiles meet it makes a rosette."""
+    n = len(img)
+    layer = np.zeros((n, n), np.uint8)
+    for cx in (0, n - 1):
+        for cy in (0, n - 1):
+            cv2.circle(layer, (cx, cy), int(0.055 * n), 255, -1, _AA)
+            cv2.circle(layer, (cx, cy), int(0.12 * n), 255, int(0.018 * n), _AA)
+            angle = np.degrees(np.arctan2(n / 2 - cy, n / 2 - cx))
+            at = (cx + (0.5 * n - cx) * 0.3, cy + (0.5 * n - cy) * 0.3)
+            axes = (int(0.045 * n), int(0.016 * n))
+            cv2.ellipse(layer, (int(at[0]), int(at[1])), axes, angle, 0, 360, 255, -1, _AA)
+    a = (layer.astype(np.float32) / 255)[..., None] * 0.92
+    img[:] = img * (1 - a) + np.array(_ORNAMENT_Y, np.float32) * a
+
+
+def _specular(
+    img: np.ndarray, at: tuple[float, float], axes: tuple[float, float], angle: float
+) -> None:
+    """A glossy streak of a window's light, soft-edged, at ``at`` (shares of the side)."""
+    n = len(img)
+    streak = np.zeros((n, n), np.float32)
+    centre = (int(at[0] * n), int(at[1] * n))
+    cv2.ellipse(streak, centre, (int(axes[0] * n), int(axes[1] * n)), angle, 0, 360, 1.0, -1)
+    streak = cv2.GaussianBlur(streak, (0, 0), 0.025 * n)[..., None]
+    img[:] = img + (255 - img) * 0.55 * streak
+
+
+def _glaze(n: int, colour: BGR, seed: int) -> np.ndarray:
+    """A glazed ground in ``colour``, never quite even, crazed by fine cracks."""
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = colour
+    img *= 1 + 0.035 * _mottle(n, seed, 8)[..., None]
+    return img
+
+
+def _rounded_alpha(face: np.ndarray, radius: float) -> np.ndarray:
+    """A square face with corners rounded ``radius`` of its side: the table shows there."""
+    n = len(face)
+    r = int(radius * n)
+    mask = np.zeros((n, n), np.uint8)
+    cv2.rectangle(mask, (r, 0), (n - 1 - r, n - 1), 255, -1)
+    cv2.rectangle(mask, (0, r), (n - 1, n - 1 - r), 255, -1)
+    for x in (r, n - 1 - r):
+        for y in (r, n - 1 - r):
+            cv2.circle(mask, (x, y), r, 255, -1, _AA)
+    face[..., 3] = mask
+    return face
+
+
+def _azulejo(tile: Tile) -> np.ndarray:
+    n = PX * S
+    seed = 211 + 10 * ALL_TILES.index(tile)
+    colour = _COL_Y[tile.colour]
+    img = _glaze(n, _GLAZE_Y, seed)
+    _ornaments(img)
+    _painted(img, _shrunk_figure(tile.motif, n, 0.64), colour, seed + 1, 2.4 * S)
+    if tile.heart:
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, int(0.27 * n), int(0.27 * n), int(0.062 * n), (255, 255, 255))
+        _painted(img, heart > 127, colour, seed + 5, 1.8 * S)
+    img[_crackle(n, seed + 7, 70)] *= 0.8
+    # the glaze thins over the rounded edge of the tile
+    edge = cv2.distanceTransform(np.pad(np.ones((n - 2, n - 2), np.uint8), 1), cv2.DIST_L2, 5)
+    img *= (0.86 + 0.14 * np.clip(edge / (0.02 * n), 0, 1))[..., None]
+    _specular(img, (0.84, 0.16), (0.24, 0.035), 45)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return _rounded_alpha(_shrunk(img), 0.04)
+
+
+def _token_y(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: cream glaze with a painted rosette in the ornaments' blue-grey
+        img = _glaze(n, _GLAZE_Y, 17)
+        rosette = np.zeros((n, n), bool)
+        for k in range(8):
+            a = k * np.pi / 4
+            at = (int(c + 0.24 * n * np.cos(a)), int(c + 0.24 * n * np.sin(a)))
+            leaf = np.zeros((n, n), np.uint8)
+            cv2.ellipse(leaf, at, (int(0.09 * n), int(0.03 * n)), np.degrees(a), 0, 360, 255, -1)
+            rosette |= leaf > 0
+        ring = np.zeros((n, n), np.uint8)
+        cv2.circle(ring, (c, c), int(0.41 * n), 255, int(0.03 * n))
+        cv2.circle(ring, (c, c), int(0.08 * n), 255, -1)
+        _painted(img, rosette | (ring > 0), _ORNAMENT_Y, 18, 1.5 * S)
+    else:
+        # a face: glazed all over in the colour, a blue-grey ring, a dark mouth, glaze-white fangs
+        img = _glaze(n, colour, 19)
+        ring = np.zeros((n, n), np.uint8)
+        cv2.circle(ring, (c, c), int(0.41 * n), 255, int(0.03 * n))
+        _painted(img, ring > 0, _ORNAMENT_Y, 20, 1.5 * S)
+        mouth = np.zeros((n, n), np.uint8)
+        cv2.ellipse(mouth, (c, int(0.4 * n)), (int(0.22 * n), int(0.08 * n)), 0, 0, 180, 255, -1)
+        _painted(img, mouth > 0, (40, 36, 44), 21, 1.5 * S)
+        _painted(img, _fangs(n, (0.42, 0.58), 0.05, 0.43, 0.64), _GLAZE_Y, 22, 1.2 * S)
+    img[_crackle(n, 23, 40)] *= 0.8
+    _specular(img, (0.72, 0.26), (0.2, 0.035), 45)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    return with_disc_alpha(_shrunk(img, 112))
+
+
+#: label inks
+_COL_Z: dict[Colour, BGR] = {
+    Colour.BLUE: (190, 100, 20),
+    Colour.RED: (40, 35, 210),
+    Colour.YELLOW: (30, 200, 245),
+    Colour.GREEN: (60, 165, 50),
+    Colour.PURPLE: (150, 50, 140),
+}
+_TOK_Z = _token_palette(_COL_Z, black=(28, 28, 30), white=(238, 238, 238))
+_VINYL_Z: BGR = (20, 19, 21)
+_LABEL_R = 0.225  # the label's radius: 45 % of the record's diameter
+_HOLE_R = 0.013  # the spindle hole's
+
+
+def _record(n: int, colour: BGR, label: float) -> tuple[np.ndarray, np.ndarray]:
+    """A record from above in ``colour``: its picture (label bare) and its radius at each pixel.
+
+    Fine grooves run round from the rim to a smooth run-out round the label, broken into
+    tracks by narrow glossy gaps; the grooves catch the lamp in a soft bow-tie of light, on
+    opposite sides of the middle, as a record's sheen does.
+    """
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    a = np.arctan2(yy - c, xx - c)
+    grooves = 0.5 + 0.5 * np.sin(2 * np.pi * r * n / (0.9 * S))
+    gap = np.zeros_like(r, dtype=bool)
+    for g in (0.3, 0.345, 0.39, 0.44):
+        gap |= np.abs(r - g) < 0.004
+    runout = r < label + 0.035
+    sheen = np.exp(-((np.sin(a + np.pi / 4) / 0.35) ** 2))  # along the lamp's diagonal
+    sheen *= np.clip((r - label) / 0.05, 0, 1)
+    light = 0.06 + 0.55 * sheen * np.where(gap | runout, 0.5, 0.35 + 0.65 * grooves)
+    light += 0.1 * np.exp(-(((r - 0.492) / 0.005) ** 2))  # the raised lip at the rim
+    base = np.array(colour, np.float32)
+    img = base + (255 - base) * light[..., None]
+    return img, r
+
+
+def _label(img: np.ndarray, r: np.ndarray, colour: BGR, radius: float) -> None:
+    """The paper label in ``colour``, with a printed ring in a deeper shade just inside its edge."""
+    base = np.array(colour, np.float32)
+    inside = r < radius
+    img[inside] = base
+    img[np.abs(r - 0.9 * radius) < 0.004] = base * 0.7
+
+
+def _vinyl_face(img: np.ndarray, r: np.ndarray, size: int) -> np.ndarray:
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    face = _shrunk(img, size)
+    hole = cv2.resize(
+        (r >= _HOLE_R).astype(np.uint8) * 255, (size, size), interpolation=cv2.INTER_AREA
+    )
+    face[..., 3] = hole
+    return with_disc_alpha(face)
+
+
+def _vinyl(tile: Tile) -> np.ndarray:
+    n = PX * S
+    colour = _COL_Z[tile.colour]
+    img, r = _record(n, _VINYL_Z, _LABEL_R)
+    _label(img, r, colour, _LABEL_R)
+    img = _grain(np.clip(img, 0, 255).astype(np.uint8), 301 + ALL_TILES.index(tile), 4.0)
+    img = img.astype(np.float32)
+    ink = (20, 20, 20) if sum(colour) > 450 else (245, 245, 245)
+    img[_shrunk_figure(tile.motif, n, 0.36)] = ink
+    if tile.heart:
+        _heart(img, n // 2, int((0.5 - 0.165) * n), int(0.03 * n), ink)
+    return _vinyl_face(img, r, PX)
+
+
+def _token_z(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    if colour is None:
+        # the back: a black record with a plain grey label
+        img, r = _record(n, _VINYL_Z, 0.3)
+        _label(img, r, (150, 150, 150), 0.3)
+    else:
+        # a face: a single pressed in coloured vinyl, its label a tint of it, a vampire's mouth
+        img, r = _record(n, colour, 0.3)
+        base = np.array(colour, np.float32)
+        _label(img, r, tuple(base + (255 - base) * 0.25), 0.3)
+        cv2.ellipse(
+            img,
+            (c, int(0.37 * n)),
+            (int(0.15 * n), int(0.06 * n)),
+            0,
+            0,
+            180,
+            (25, 25, 25),
+            -1,
+            _AA,
+        )
+        img[_fangs(n, (0.44, 0.56), 0.035, 0.4, 0.55)] = (245, 245, 245)
+    return _vinyl_face(img, r, 112)
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -2034,6 +2297,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "bottlecap": ("round", _bottlecap, _token_v, _TOK_V),
     "tartan": ("square", _tartan, _token_w, _TOK_W),
     "chip": ("round", _chip_tile, _token_x, _TOK_X),
+    "azulejo": ("square", _azulejo, _token_y, _TOK_Y),
+    "vinyl": ("round", _vinyl, _token_z, _TOK_Z),
 }
 
 
