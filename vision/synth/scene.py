@@ -251,15 +251,18 @@ def _draw(
         np.concatenate([_corners(i) for i in items if i.kind in ("tile", "token")] or [corners_mm])
     )
     lift = _Lift.of(effects, (int(width), int(height)), content, rng)
-    sprites = []
-    for item in items:
-        sprite = _sprite(tileset, item, rng)
+    sprites = [_sprite(tileset, item, rng) for item in items]
+    if lift.camera is not None:  # sides stand below every face: all of them go down first
+        for item, sprite in zip(items, sprites, strict=True):
+            size_px = np.array(item.size) * PX_PER_MM
+            paste(scene, shadow_of(sprite), to_px(item.center) + shadow_dir, size_px, item.angle)
+            lift.paste_side(scene, item, sprite, to_px(item.center), size_px)
+    for item, sprite in zip(items, sprites, strict=True):
         size_px = np.array(item.size) * PX_PER_MM
         centre = to_px(item.center)
-        paste(scene, shadow_of(sprite), centre + shadow_dir, size_px, item.angle)
-        lift.paste_side(scene, item, sprite, centre, size_px)
+        if lift.camera is None:
+            paste(scene, shadow_of(sprite), centre + shadow_dir, size_px, item.angle)
         paste(scene, sprite, centre + lift.shift(item, centre), size_px, item.angle)
-        sprites.append(sprite)
     visible = _visible_shares(items, sprites, origin, (int(width), int(height)))
     photo, homography = photograph(scene, effects, size, rng, content=content)
 
