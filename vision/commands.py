@@ -31,6 +31,11 @@ from vision.synth.scene import render_photo
 from vision.tileset import load_tileset
 
 DEFAULT_TILESET = Path(__file__).resolve().parent.parent / "samples" / "tilesets" / "nocturne"
+LEVELS = tuple(range(len(LEVEL_NAMES)))
+LEVEL_HELP = (
+    "0 easy, 1 medium, 2 hard (35° tilt, 2700-9500 K, a checked cloth), 3 real (the hard "
+    "level with thick pieces, a webcam lens, glare, two lamps and a phone's sharpening)"
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -62,7 +67,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     measure.add_argument("--tileset", default=str(DEFAULT_TILESET), metavar="DIR")
     measure.add_argument("--photos", type=int, default=20, help="photos per level (20)")
-    measure.add_argument("--levels", default="0,1,2", help="levels to run, e.g. 2 (0,1,2)")
+    measure.add_argument(
+        "--levels", default="0,1,2", help=f"levels to run, e.g. 2 (0,1,2): {LEVEL_HELP}"
+    )
     measure.add_argument("--seed", type=int, default=2024)
     measure.add_argument("--csv", metavar="OUT.csv", help="also write one row per photo")
     measure.add_argument(
@@ -89,7 +96,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     render.add_argument("out", metavar="DIR")
     render.add_argument("--tileset", default=str(DEFAULT_TILESET), metavar="DIR")
     render.add_argument("--count", type=int, default=8)
-    render.add_argument("--level", type=int, choices=(0, 1, 2), default=1)
+    render.add_argument("--level", type=int, choices=LEVELS, default=1, help=LEVEL_HELP)
     render.add_argument("--tiles", type=int, default=15, help="tiles per photo (15)")
     render.add_argument("--token-rows", type=int, default=0)
     render.add_argument("--seed", type=int, default=7)
@@ -132,9 +139,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     try:
         levels = tuple(int(part) for part in args.levels.split(","))
     except ValueError:
-        raise UsageError("--levels takes numbers from 0 to 2, e.g. 0,1,2.") from None
-    if not levels or any(level not in (0, 1, 2) for level in levels):
-        raise UsageError("--levels takes numbers from 0 to 2, e.g. 0,1,2.")
+        raise UsageError("--levels takes numbers from 0 to 3, e.g. 0,1,2.") from None
+    if not levels or any(level not in LEVELS for level in levels):
+        raise UsageError("--levels takes numbers from 0 to 3, e.g. 0,1,2.")
     tileset = load_tileset(args.tileset)
     recogniser = Recogniser(tileset, VisionConfig.load(args.config))
     reports = evaluate(

@@ -25,7 +25,7 @@ from vision.tileset import TileSet
 #: A true piece of a rendered photo, matched to a detection by :func:`matched`.
 T = TypeVar("T", TruthTile, TruthToken)
 
-LEVEL_NAMES = ("easy", "medium", "hard")
+LEVEL_NAMES = ("easy", "medium", "hard", "real")
 #: A piece counts in the truth when at least this share of it is in view.
 VISIBLE_MIN = 0.5
 

@@ -131,7 +131,7 @@ def test_evaluate_refuses_no_repeats(capsys):
 
 
 def test_evaluate_refuses_an_unknown_level(capsys):
-    assert main(["evaluate", "--levels", "3"]) == 2
+    assert main(["evaluate", "--levels", "4"]) == 2
     assert "--levels" in capsys.readouterr().err
 
 

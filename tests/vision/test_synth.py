@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
+
 import cv2
 import numpy as np
+import pytest
 
-from vision.synth.camera import CameraEffects, kelvin_gains, photograph, view_homography
+from vision.synth.camera import (
+    CameraEffects,
+    kelvin_gains,
+    photograph,
+    random_effects,
+    view_homography,
+)
 from vision.synth.check_styles import STYLES
 from vision.synth.regression import style_tileset
 from vision.synth.scene import render_photo
@@ -88,3 +97,50 @@ def test_the_check_styles_are_valid_tile_sets_of_their_own_shape(tmp_path):
         loaded = style_tileset(name, tmp_path)
         assert loaded.tile_shape == STYLES[name][0]
         assert len(loaded.faces) == 50 and loaded.has_tokens
+
+
+#: What the real level adds to the hard one (each neutral by default).
+REAL_CAMERA = (
+    "thickness_mm",
+    "distortion",
+    "vignette",
+    "glare",
+    "glare_at",
+    "glare_radius",
+    "second_kelvin",
+    "sharpen",
+)
+
+
+def test_the_real_level_is_the_hard_level_with_a_real_camera_added():
+    hard = random_effects(np.random.default_rng(5), 2)
+    real = random_effects(np.random.default_rng(5), 3)
+    neutral = CameraEffects()
+    assert {f.name for f in fields(CameraEffects)} >= set(REAL_CAMERA)
+    assert replace(real, **{name: getattr(neutral, name) for name in REAL_CAMERA}) == hard
+    assert real.thickness_mm > 0 and real.distortion != 0
+
+
+def _face_fit(photo: np.ndarray, corners: np.ndarray, face: np.ndarray) -> float:
+    """How well the photo, cut along ``corners``, correlates with the upright face."""
+    square = np.float32([[0, 0], [63, 0], [63, 63], [0, 63]])
+    warp = cv2.getPerspectiveTransform(corners.astype(np.float32), square)
+    cut = cv2.warpPerspective(cv2.cvtColor(photo, cv2.COLOR_BGR2GRAY), warp, (64, 64))
+    grey = cv2.cvtColor(cv2.resize(face[..., :3], (64, 64), interpolation=cv2.INTER_AREA), 6)
+    return float(np.corrcoef(cut.ravel(), grey.ravel())[0, 1])
+
+
+@pytest.mark.parametrize("real", [{"thickness_mm": 3.0}, {"distortion": -0.09}])
+def test_the_truth_follows_thick_tiles_and_a_bent_lens(square_set: TileSet, real: dict):
+    """A face stands its thickness off the cloth, and a webcam's lens bends the frame:
+    the truth must follow both, or every real-level figure would be wrong."""
+    flat = CameraEffects(tilt_deg=35, tilt_direction_deg=30)
+    layout = dict(level=0, n_tiles=12, layout="spread", distractors=False)
+    photo = render_photo(
+        square_set, np.random.default_rng(8), effects=replace(flat, **real), **layout
+    )
+    naive = render_photo(square_set, np.random.default_rng(8), effects=flat, **layout)
+    for truth, unmoved in zip(photo.tiles, naive.tiles, strict=True):
+        face = square_set.faces[truth.tile]
+        fit = _face_fit(photo.image, truth.corners, face)
+        assert fit > 0.85 and fit > _face_fit(photo.image, unmoved.corners, face) + 0.2

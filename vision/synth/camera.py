@@ -9,8 +9,14 @@ against one consistent, seeded model of the photography it must survive:
   a brightness gradient across the frame, exposure, and soft cast shadows;
 - sensor: defocus blur, noise, and JPEG compression.
 
-The geometry is returned as a homography so ground truth (tile centres, corners)
-can be carried from the scene into the photo.
+The *real* level (3) adds what an ideal camera over flat printed art leaves out and a
+real table has: pieces a few millimetres thick (their sides show, their faces stand
+off the cloth), a webcam lens's barrel distortion and vignetting, a lamp's glare on a
+glossy tile, a second lamp of another colour across the table, and a phone's
+sharpening. Each is neutral by default, so the other levels' photos stay as they were.
+
+The geometry is returned as a homography so ground truth (tile centres, corners) can
+be carried from the scene into the photo (:func:`photo_points` adds the lens).
 """
 
 from __future__ import annotations
@@ -26,14 +32,21 @@ from vision.colour import NEUTRAL_KELVIN, kelvin_gains
 __all__ = [
     "NEUTRAL_KELVIN",
     "CameraEffects",
+    "add_glare",
     "add_noise",
+    "add_vignette",
     "apply_light",
+    "camera_position",
     "cast_shadows",
     "defocus",
+    "distort",
     "jpeg_roundtrip",
     "kelvin_gains",
+    "photo_points",
     "photograph",
+    "raised",
     "random_effects",
+    "sharpen",
     "straight_down",
     "view_homography",
 ]
@@ -57,9 +70,19 @@ class CameraEffects:
     blur_sigma: float = 0.0
     noise_sigma: float = 0.0
     jpeg_quality: int = 95
+    # the real level's additions, all neutral here
+    thickness_mm: float = 0.0
+    distortion: float = 0.0  # radial k1 over the half diagonal: barrel < 0 < pincushion
+    vignette: float = 0.0  # share of the light lost in the corners
+    glare: float = 0.0  # 0 none … 1 the lamp's reflection blows the middle out
+    glare_at: tuple[float, float] = (0.5, 0.5)  # shares of the frame's width and height
+    glare_radius: float = 0.1  # share of the frame's longer side
+    second_kelvin: float = 0.0  # a second lamp lighting the frame's far side (0: none)
+    sharpen: float = 0.0  # a phone's unsharp mask
 
 
-#: Ranges per difficulty level: 0 easy, 1 medium, 2 hard.
+#: Ranges per difficulty level: 0 easy, 1 medium, 2 hard (3, real, draws the hard
+#: ranges and then :data:`_REAL`).
 _LEVELS = (
     dict(
         tilt=10, kelvin=(5200, 7200), gradient=0.15, shadows=0, blur=0.6, noise=2.0, jpeg=(88, 95)
@@ -71,8 +94,33 @@ _LEVELS = (
 )
 
 
+#: The real level's ranges: cardboard tiles and tokens 1.5-3 mm thick, a webcam's
+#: barrel (about 6 % at the corners) to a slight pincushion, a lamp's glare on every
+#: other photo, a second lamp of any colour on every other photo.
+_REAL = dict(thickness=(1.5, 3.0), distortion=(-0.09, 0.02), vignette=(0.1, 0.4), glare=(0.4, 0.9))
+
+
 def random_effects(rng: np.random.Generator, level: int = 2) -> CameraEffects:
-    """Draw one photograph's effects for difficulty ``level`` (0 easy … 2 hard)."""
+    """Draw one photograph's effects for difficulty ``level`` (0 easy … 2 hard, 3 real)."""
+    hard = _hard_or_easier(rng, min(level, 2))
+    if level < 3:
+        return hard
+    r = _REAL
+    glare, lamp = rng.uniform(0, 1, 2) < 0.5
+    return replace(
+        hard,
+        thickness_mm=float(rng.uniform(*r["thickness"])),
+        distortion=float(rng.uniform(*r["distortion"])),
+        vignette=float(rng.uniform(*r["vignette"])),
+        glare=float(rng.uniform(*r["glare"])) if glare else 0.0,
+        glare_at=(float(rng.uniform(0.15, 0.85)), float(rng.uniform(0.15, 0.85))),
+        glare_radius=float(rng.uniform(0.04, 0.12)),
+        second_kelvin=float(rng.uniform(2700, 9500)) if lamp else 0.0,
+        sharpen=float(rng.uniform(0, 1.2)),
+    )
+
+
+def _hard_or_easier(rng: np.random.Generator, level: int) -> CameraEffects:
     p = _LEVELS[level]
     return CameraEffects(
         tilt_deg=float(rng.uniform(0, p["tilt"])),
@@ -109,12 +157,29 @@ def photograph(
     photo = cv2.warpPerspective(
         scene_bgr, homography, out_size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT
     )
+    photo = distort(photo, effects.distortion)
     photo = apply_light(photo, effects)
+    photo = add_glare(photo, effects)
+    photo = add_vignette(photo, effects.vignette)
     photo = cast_shadows(photo, effects.shadows, effects.shadow_strength, rng)
     photo = defocus(photo, effects.blur_sigma)
     photo = add_noise(photo, effects.noise_sigma, rng)
+    photo = sharpen(photo, effects.sharpen)
     photo = jpeg_roundtrip(photo, effects.jpeg_quality)
     return photo, homography
+
+
+def photo_points(
+    points: np.ndarray, homography: np.ndarray, effects: CameraEffects, out_size: tuple[int, int]
+) -> np.ndarray:
+    """Where scene points (N×2) lie in the photo: the homography, then the lens."""
+    pts = np.asarray(points, np.float64).reshape(-1, 1, 2)
+    ideal = cv2.perspectiveTransform(pts, homography)[:, 0]
+    if effects.distortion == 0:
+        return ideal
+    centre, half_diagonal, zoom = _lens(out_size, effects.distortion)
+    u = (ideal - centre) / (zoom * half_diagonal)
+    return centre + half_diagonal * u * (1 + effects.distortion * (u**2).sum(1, keepdims=True))
 
 
 def view_homography(
@@ -124,18 +189,9 @@ def view_homography(
     content: np.ndarray | None = None,
 ) -> np.ndarray:
     """The homography of a pinhole camera tilted over the scene, fitted to the photo."""
-    width, height = scene_size
-    if content is None:
-        content = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
-    centre = content.mean(axis=0)
+    content = _content(scene_size, content)
+    centre, rotation, focal = _pose(scene_size, effects, content)
     to_centre = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]], np.float64)
-    focal = 1.2 * max(width, height)
-    tilt = math.radians(effects.tilt_deg)
-    direction = math.radians(effects.tilt_direction_deg)
-    axis = np.array([math.cos(direction), math.sin(direction), 0.0])
-    rotation, _ = cv2.Rodrigues(axis * tilt)
-    roll, _ = cv2.Rodrigues(np.array([0.0, 0.0, math.radians(effects.roll_deg)]))
-    rotation = roll @ rotation
     translation = np.array([0.0, 0.0, focal])
     camera = np.diag([focal, focal, 1.0])
     projective = camera @ np.column_stack([rotation[:, 0], rotation[:, 1], translation])
@@ -155,17 +211,126 @@ def view_homography(
     return homography / homography[2, 2]
 
 
+def camera_position(
+    scene_size: tuple[int, int], effects: CameraEffects, content: np.ndarray | None = None
+) -> np.ndarray:
+    """The camera's place over the scene, (x, y, height) in scene pixels.
+
+    A piece's face stands its thickness off the cloth, so the camera sees it shifted
+    away from the point under the lens (the parallax of :func:`raised`).
+    """
+    centre, rotation, focal = _pose(scene_size, effects, content)
+    position = -rotation.T @ np.array([0.0, 0.0, focal])
+    return np.array([centre[0] + position[0], centre[1] + position[1], abs(position[2])])
+
+
+def raised(point: np.ndarray, camera: np.ndarray, height: float) -> np.ndarray:
+    """Where on the cloth a point ``height`` above ``point`` appears to the camera."""
+    return point + (point - camera[:2]) * height / (camera[2] - height)
+
+
+def _content(scene_size: tuple[int, int], content: np.ndarray | None) -> np.ndarray:
+    width, height = scene_size
+    if content is None:
+        content = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
+    return content
+
+
+def _pose(
+    scene_size: tuple[int, int], effects: CameraEffects, content: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """The point the camera looks at, its rotation and its distance (scene pixels)."""
+    centre = _content(scene_size, content).mean(axis=0)
+    focal = 1.2 * max(scene_size)
+    direction = math.radians(effects.tilt_direction_deg)
+    axis = np.array([math.cos(direction), math.sin(direction), 0.0])
+    rotation, _ = cv2.Rodrigues(axis * math.radians(effects.tilt_deg))
+    roll, _ = cv2.Rodrigues(np.array([0.0, 0.0, math.radians(effects.roll_deg)]))
+    return centre, roll @ rotation, focal
+
+
+def _lens(out_size: tuple[int, int], k1: float) -> tuple[np.ndarray, float, float]:
+    """The photo's centre, half diagonal, and the zoom that keeps its corners in frame."""
+    centre = np.array(out_size, np.float64) / 2
+    half_diagonal = float(np.hypot(*centre))
+    return centre, half_diagonal, 1.0 / _undistorted_radius(1.0, k1)
+
+
+def _undistorted_radius(r: np.ndarray | float, k1: float) -> np.ndarray | float:
+    """The ideal radius a lens with ``k1`` draws at ``r`` (r_u(1 + k1 r_u²) = r)."""
+    ru = r
+    for _ in range(20):
+        ru = r / (1 + k1 * ru * ru)
+    return ru
+
+
+def distort(image: np.ndarray, k1: float) -> np.ndarray:
+    """The photo as a lens with radial distortion ``k1`` draws it (corners kept in frame)."""
+    if k1 == 0:
+        return image
+    height, width = image.shape[:2]
+    centre, half_diagonal, zoom = _lens((width, height), k1)
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    dx, dy = (xs - centre[0]) / half_diagonal, (ys - centre[1]) / half_diagonal
+    r = np.sqrt(dx * dx + dy * dy)
+    scale = zoom * _undistorted_radius(r, k1) / np.maximum(r, 1e-6)
+    map_x = (centre[0] + dx * scale * half_diagonal).astype(np.float32)
+    map_y = (centre[1] + dy * scale * half_diagonal).astype(np.float32)
+    return cv2.remap(image, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
 def apply_light(image: np.ndarray, effects: CameraEffects) -> np.ndarray:
-    """Tint by the lamp (partly undone by the camera's white balance), expose, add a gradient."""
-    gains = kelvin_gains(effects.kelvin) ** (1.0 - effects.white_balance)
-    gains = gains / gains.max() * effects.exposure * 1.05
+    """Tint by the lamp (partly undone by the camera's white balance), expose, add a gradient.
+
+    With a second lamp its colour takes over along the gradient's direction, so the
+    two sides of the frame have different white points, as a table between a window
+    and a warm lamp has.
+    """
+    gains = _gains(effects.kelvin, effects)
     height, width = image.shape[:2]
     angle = math.radians(effects.gradient_angle_deg)
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     ramp = (xs - width / 2) * math.cos(angle) + (ys - height / 2) * math.sin(angle)
     ramp /= max(width, height) / 2
-    light = 1.0 + effects.gradient * ramp
-    out = image.astype(np.float32) * light[..., None] * gains.astype(np.float32)
+    light = (1.0 + effects.gradient * ramp)[..., None]
+    if effects.second_kelvin > 0:
+        share = np.clip(0.5 + ramp, 0, 1)[..., None]
+        tint = (1 - share) * gains + share * _gains(effects.second_kelvin, effects)
+        out = image.astype(np.float32) * light * tint.astype(np.float32)
+    else:
+        out = image.astype(np.float32) * light * gains.astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _gains(kelvin: float, effects: CameraEffects) -> np.ndarray:
+    gains = kelvin_gains(kelvin) ** (1.0 - effects.white_balance)
+    return gains / gains.max() * effects.exposure * 1.05
+
+
+def add_glare(image: np.ndarray, effects: CameraEffects) -> np.ndarray:
+    """A lamp's reflection on a glossy surface: a soft patch washed towards the lamp's white."""
+    if effects.glare <= 0:
+        return image
+    height, width = image.shape[:2]
+    radius = effects.glare_radius * max(width, height)
+    cx, cy = effects.glare_at[0] * width, effects.glare_at[1] * height
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    # stretched sideways: a lamp's reflection on a glossy board is longer than it is wide
+    d2 = ((xs - cx) / (1.8 * radius)) ** 2 + ((ys - cy) / radius) ** 2
+    blob = (effects.glare * np.exp(-d2))[..., None]
+    white = 255 * _gains(effects.kelvin, effects) / _gains(effects.kelvin, effects).max()
+    out = image.astype(np.float32) * (1 - blob) + blob * white.astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def add_vignette(image: np.ndarray, strength: float) -> np.ndarray:
+    """The lens's fall-off: the corners darker by ``strength``."""
+    if strength <= 0:
+        return image
+    height, width = image.shape[:2]
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    r2 = ((xs - width / 2) ** 2 + (ys - height / 2) ** 2) / ((width / 2) ** 2 + (height / 2) ** 2)
+    out = image.astype(np.float32) * (1 - strength * r2)[..., None]
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
@@ -199,6 +364,14 @@ def add_noise(image: np.ndarray, sigma: float, rng: np.random.Generator) -> np.n
         return image
     noise = rng.normal(0, sigma, image.shape).astype(np.float32)
     return np.clip(image.astype(np.float32) + noise, 0, 255).astype(np.uint8)
+
+
+def sharpen(image: np.ndarray, amount: float) -> np.ndarray:
+    """A phone's unsharp mask: edges gain bright and dark halos, and noise grows."""
+    if amount <= 0:
+        return image
+    soft = cv2.GaussianBlur(image, (0, 0), 1.5)
+    return cv2.addWeighted(image, 1 + amount, soft, -amount, 0)
 
 
 def jpeg_roundtrip(image: np.ndarray, quality: int) -> np.ndarray:

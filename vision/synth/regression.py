@@ -16,6 +16,9 @@ Sets (``--sets``):
 * ``fresh``: the same four styles at the hard level, seeds 7, 31 and 555, 10 photos each.
 * ``check``: every check style (``vision.synth.check_styles``) at the hard level, seed
   2024 (20 photos) and seed 7 (10 photos).
+* ``real``: every style above at the real level (3: thick pieces, a webcam's lens, glare,
+  two lamps, a phone's sharpening), seed 2024, 10 photos. Not in the default run: it
+  measures photography none of the styles was studied on.
 
 ``--reencode Q`` saves every photo once more as a JPEG of quality Q before reading it
 (what a phone's upload or a second save does): a rule that holds only on one exact set of
@@ -77,6 +80,8 @@ def photo_sets(groups: list[str], styles: set[str] | None = None) -> list[PhotoS
     if "check" in groups:
         for name in CHECK_STYLES:
             sets += [PhotoSet(name, 2024, 2, 20), PhotoSet(name, 7, 2, 10)]
+    if "real" in groups:
+        sets += [PhotoSet(s, 2024, 3, 10) for s in (*STUDIED, *CHECK_STYLES)]
     return [s for s in sets if styles is None or s.style in styles]
 
 

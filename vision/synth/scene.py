@@ -18,7 +18,14 @@ import cv2
 import numpy as np
 
 from companion.bitenight.tiles import ALL_TILES, Tile
-from vision.synth.camera import CameraEffects, photograph, random_effects
+from vision.synth.camera import (
+    CameraEffects,
+    camera_position,
+    photo_points,
+    photograph,
+    raised,
+    random_effects,
+)
 from vision.synth.table import random_table
 from vision.tileset import TileSet
 
@@ -240,32 +247,39 @@ def _draw(
     scene = random_table(rng, int(width), int(height), level)
     shadow_dir = rng.uniform(-1, 1, 2) * 1.5 * PX_PER_MM
     to_px = lambda pts: (np.asarray(pts) - origin) * PX_PER_MM  # noqa: E731
-    sprites = []
-    for item in items:
-        sprite = _sprite(tileset, item, rng)
-        size_px = np.array(item.size) * PX_PER_MM
-        paste(scene, shadow_of(sprite), to_px(item.center) + shadow_dir, size_px, item.angle)
-        paste(scene, sprite, to_px(item.center), size_px, item.angle)
-        sprites.append(sprite)
-    visible = _visible_shares(items, sprites, origin, (int(width), int(height)))
     content = to_px(
         np.concatenate([_corners(i) for i in items if i.kind in ("tile", "token")] or [corners_mm])
     )
+    lift = _Lift.of(effects, (int(width), int(height)), content, rng)
+    sprites = [_sprite(tileset, item, rng) for item in items]
+    if lift.camera is not None:  # sides stand below every face: all of them go down first
+        for item, sprite in zip(items, sprites, strict=True):
+            size_px = np.array(item.size) * PX_PER_MM
+            paste(scene, shadow_of(sprite), to_px(item.center) + shadow_dir, size_px, item.angle)
+            lift.paste_side(scene, item, sprite, to_px(item.center), size_px)
+    for item, sprite in zip(items, sprites, strict=True):
+        size_px = np.array(item.size) * PX_PER_MM
+        centre = to_px(item.center)
+        if lift.camera is None:
+            paste(scene, shadow_of(sprite), centre + shadow_dir, size_px, item.angle)
+        paste(scene, sprite, centre + lift.shift(item, centre), size_px, item.angle)
+    visible = _visible_shares(items, sprites, origin, (int(width), int(height)))
     photo, homography = photograph(scene, effects, size, rng, content=content)
 
-    def project(points_mm: np.ndarray) -> np.ndarray:
-        pts = to_px(points_mm).reshape(-1, 1, 2).astype(np.float64)
-        return cv2.perspectiveTransform(pts, homography)[:, 0]
+    def project(item: _Item, points_mm: np.ndarray) -> np.ndarray:
+        """Where points of ``item``'s face (scene mm) lie in the photo."""
+        pts = to_px(points_mm)
+        return photo_points(pts + lift.shift(item, to_px(item.center)), homography, effects, size)
 
     tiles, tokens, sides, diameters = [], [], [], []
     for item, seen in zip(items, visible, strict=True):
-        centre = tuple(float(v) for v in project(np.array([item.center]))[0])
+        centre = tuple(float(v) for v in project(item, np.array([item.center]))[0])
         if item.kind == "tile":
-            corners = project(_corners(item))
+            corners = project(item, _corners(item))
             sides.append(float(np.mean(np.hypot(*(corners - np.roll(corners, 1, 0)).T))))
             tiles.append(TruthTile(item.tile, centre, corners, seen))  # type: ignore[arg-type]
         elif item.kind == "token":
-            corners = project(_corners(item))
+            corners = project(item, _corners(item))
             diameters.append(float(np.mean(np.hypot(*(corners - np.roll(corners, 1, 0)).T))))
             tokens.append(TruthToken(item.colour, item.face_up, centre, seen))
     inside = lambda c: 0 <= c[0] < size[0] and 0 <= c[1] < size[1]  # noqa: E731
@@ -278,6 +292,56 @@ def _draw(
         token_px=float(np.median(diameters)) if diameters else 0.0,
         effects=effects,
     )
+
+
+@dataclass(frozen=True)
+class _Lift:
+    """How thick the pieces are, and where the camera sees them from.
+
+    A tile or token a few millimetres thick shows its cut side on the side away from
+    the lens, and its face appears shifted off its foot by parallax; the truth is the
+    face. Distractors lie flat (a card is thin, a hand's height is no matter).
+    """
+
+    height_px: float = 0.0
+    camera: np.ndarray | None = None
+    side_bgr: tuple[int, int, int] = (0, 0, 0)
+
+    @staticmethod
+    def of(
+        effects: CameraEffects,
+        scene_size: tuple[int, int],
+        content: np.ndarray,
+        rng: np.random.Generator,
+    ) -> _Lift:
+        if effects.thickness_mm <= 0:
+            return _Lift()
+        grey = float(rng.uniform(60, 150))  # the cardboard's cut edge, in the side's shade
+        return _Lift(
+            height_px=effects.thickness_mm * PX_PER_MM,
+            camera=camera_position(scene_size, effects, content),
+            side_bgr=(round(0.8 * grey), round(0.9 * grey), round(grey)),
+        )
+
+    def shift(self, item: _Item, centre: np.ndarray) -> np.ndarray:
+        """The scene pixels from the item's foot to where its face is seen."""
+        if self.camera is None or item.kind not in ("tile", "token"):
+            return np.zeros(2)
+        return raised(centre, self.camera, self.height_px) - centre
+
+    def paste_side(
+        self, scene: np.ndarray, item: _Item, sprite: np.ndarray, centre: np.ndarray, size_px
+    ) -> None:
+        """The piece's side: its outline swept from the foot up to the face."""
+        shift = self.shift(item, centre)
+        steps = int(np.ceil(1.5 * np.hypot(*shift)))
+        if steps == 0:
+            return
+        side = np.zeros_like(sprite)
+        side[..., :3] = self.side_bgr
+        side[..., 3] = sprite[..., 3]
+        for t in np.linspace(0.0, 1.0, steps, endpoint=False):
+            paste(scene, side, centre + t * shift, size_px, item.angle)
 
 
 def _visible_shares(

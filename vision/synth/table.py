@@ -88,6 +88,7 @@ LEVEL_TABLES: tuple[tuple[str, ...], ...] = (
 
 
 def random_table(rng: np.random.Generator, width: int, height: int, level: int = 2) -> np.ndarray:
-    names = LEVEL_TABLES[level]
+    """A table of the level's kinds (the real level, 3, has the hard level's)."""
+    names = LEVEL_TABLES[min(level, len(LEVEL_TABLES) - 1)]
     name = names[int(rng.integers(len(names)))]
     return TABLES[name](rng, width, height)
