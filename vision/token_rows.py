@@ -65,7 +65,7 @@ def as_the_rules_allow(
     printed = printed_copies(tokens)
     why = "one of {} faces printed side by side, not a player's row"
     turned_down += [(tokens[i], why.format(tokens[i].colour)) for i in sorted(printed)]
-    kept = backs_in_middles([t for i, t in enumerate(tokens) if i not in printed], doubt)
+    kept = backs_in_middles([t for i, t in enumerate(tokens) if i not in printed], doubt, unsure)
     backs, rest = backs_among_unsure(kept, unsure)
     ends, rest = ends_among_unsure(kept, rest)
     turned_down += [(t, f"unsure ({t.confidence:.2f})") for t in rest]
@@ -152,10 +152,18 @@ def printed_groups(tokens: Sequence[TokenDetection]) -> list[list[int]]:
     return printed
 
 
-def backs_in_middles(tokens: Sequence[TokenDetection], doubt: float) -> list[TokenDetection]:
+def backs_in_middles(
+    tokens: Sequence[TokenDetection], doubt: float, unsure: Sequence[TokenDetection] = ()
+) -> list[TokenDetection]:
     """The tokens, with each face read less surely than ``doubt`` in the middle of a
-    row taken for a back (see :func:`row_middles`)."""
-    middles = row_middles(tokens)
+    row taken for a back (see :func:`row_middles`).
+
+    The row is judged with the ``unsure`` tokens in it: a row of small backs reads
+    every other back unsurely, and the sure pieces alone then lie two steps apart,
+    none side by side with another, so a back read as a pale face between two
+    unsure backs kept its face (a row of eight with three unsure backs: two of its
+    backs reported as white faces, read 0.41 and 0.43)."""
+    middles = row_middles([*tokens, *unsure])
     return [
         TokenDetection(None, False, t.center, t.polygon, t.confidence)
         if i in middles and t.face_up and t.confidence < doubt
