@@ -257,3 +257,23 @@ def test_a_face_read_unsurely_between_unsure_backs_is_a_back():
     ]
     alone = backs_in_middles(sure, doubt=0.9)
     assert [t.colour for t in alone] == ["blue", "white", "white", "red"]
+
+
+def test_a_face_read_unsurely_past_an_unsure_back_ends_the_row_where_a_sure_back_lies_before():
+    # a row of six on a pale cloth (sticker seed 2024 #9): the last back read 0.22,
+    # the plain white end 0.24, the back before them 0.92
+    sure = [_token(100, 300, "red"), _token(131, 300, None), _token(162, 300, None)]
+    last_back = _unsure(_token(193, 300, None), 0.22)
+    end = _unsure(_token(224, 300, "white"), 0.24)
+    kept, _ = as_the_rules_allow(sure, [last_back, end], doubt=0.9)
+    assert sorted((t.center, t.colour) for t in kept)[-2:] == [
+        ((193, 300), None),
+        ((224, 300), "white"),
+    ]
+    # past two unsure backs, or past an unsure back beside a face, it stays unsure
+    two = [_unsure(_token(193, 300, None), 0.22), _unsure(_token(224, 300, None), 0.22)]
+    far_end = _unsure(_token(255, 300, "white"), 0.24)
+    assert ends_among_unsure(sure, [far_end], two)[0] == []
+    face = [_token(100, 300, "red")]
+    back = [_unsure(_token(131, 300, None), 0.22)]
+    assert ends_among_unsure(face, [_unsure(_token(162, 300, "white"), 0.24)], back)[0] == []
