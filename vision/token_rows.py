@@ -65,9 +65,9 @@ def as_the_rules_allow(
     printed = printed_copies(tokens)
     why = "one of {} faces printed side by side, not a player's row"
     turned_down += [(tokens[i], why.format(tokens[i].colour)) for i in sorted(printed)]
-    kept = backs_in_middles([t for i, t in enumerate(tokens) if i not in printed], doubt)
+    kept = backs_in_middles([t for i, t in enumerate(tokens) if i not in printed], doubt, unsure)
     backs, rest = backs_among_unsure(kept, unsure)
-    ends, rest = ends_among_unsure(kept, rest)
+    ends, rest = ends_among_unsure(kept, rest, backs)
     turned_down += [(t, f"unsure ({t.confidence:.2f})") for t in rest]
     return kept + backs + ends, turned_down
 
@@ -152,10 +152,18 @@ def printed_groups(tokens: Sequence[TokenDetection]) -> list[list[int]]:
     return printed
 
 
-def backs_in_middles(tokens: Sequence[TokenDetection], doubt: float) -> list[TokenDetection]:
+def backs_in_middles(
+    tokens: Sequence[TokenDetection], doubt: float, unsure: Sequence[TokenDetection] = ()
+) -> list[TokenDetection]:
     """The tokens, with each face read less surely than ``doubt`` in the middle of a
-    row taken for a back (see :func:`row_middles`)."""
-    middles = row_middles(tokens)
+    row taken for a back (see :func:`row_middles`).
+
+    The row is judged with the ``unsure`` tokens in it: a row of small backs reads
+    every other back unsurely, and the sure pieces alone then lie two steps apart,
+    none side by side with another, so a back read as a pale face between two
+    unsure backs kept its face (a row of eight with three unsure backs: two of its
+    backs reported as white faces, read 0.41 and 0.43)."""
+    middles = row_middles([*tokens, *unsure])
     return [
         TokenDetection(None, False, t.center, t.polygon, t.confidence)
         if i in middles and t.face_up and t.confidence < doubt
@@ -184,7 +192,9 @@ def backs_among_unsure(
 
 
 def ends_among_unsure(
-    tokens: Sequence[TokenDetection], unsure: Sequence[TokenDetection]
+    tokens: Sequence[TokenDetection],
+    unsure: Sequence[TokenDetection],
+    backs: Sequence[TokenDetection] = (),
 ) -> tuple[list[TokenDetection], list[TokenDetection]]:
     """Of the ``unsure`` tokens read face up, those lying at the end of a row of the
     sure ``tokens``, and the rest.
@@ -195,23 +205,32 @@ def ends_among_unsure(
     step past a back in the row's middle (a back with a token on its other side), by
     the rules nothing but a face can lie: the piece is reported as the face it was read.
     The row must be read surely: a printed line of squares (the deposit mat's) reads
-    as unsure backs, whose "ends" would lengthen a row that is not there.
+    as unsure backs, whose "ends" would lengthen a row that is not there. The back
+    beside the end may be one of the ``backs`` found among the unsure tokens
+    (:func:`backs_among_unsure`) where a sure back lies on its other side: a row's
+    last back beside a plain white end reads as unsurely as the end (a row of six on
+    a pale cloth: its last back 0.22, the end 0.24, the back before them 0.92).
     """
     ends, rest = [], []
     for t in unsure:
-        if t.face_up and _ends_a_row([*tokens, t]):
+        if t.face_up and (
+            _ends_a_row([*tokens, t]) or (backs and _ends_a_row([*tokens, *backs, t], len(tokens)))
+        ):
             ends.append(t)
         else:
             rest.append(t)
     return ends, rest
 
 
-def _ends_a_row(tokens: Sequence[TokenDetection]) -> bool:
+def _ends_a_row(tokens: Sequence[TokenDetection], sure: int | None = None) -> bool:
     """Whether the last of ``tokens`` lies side by side with a back that lies side by side
     with another token on its opposite side, the two steps alike (:data:`EVEN_SPACING`),
-    and no token lies past it (then it would be a middle)."""
+    and no token lies past it (then it would be a middle). Of ``tokens`` the first
+    ``sure`` (all but the last unless given) are read surely; a back beside the last
+    that is not needs a sure back on its other side."""
     _, _, offsets, apart, beside = _side_by_side(tokens)
     last = len(tokens) - 1
+    sure = last if sure is None else sure
     neighbours = np.flatnonzero(beside[last])
     if len(neighbours) != 1 or tokens[neighbours[0]].face_up:
         return False
@@ -219,7 +238,7 @@ def _ends_a_row(tokens: Sequence[TokenDetection]) -> bool:
     step = apart[back, last]
     toward = offsets[back, last] / step
     for k in np.flatnonzero(beside[back]):
-        if k == last:
+        if k == last or (back >= sure and (k >= sure or tokens[k].face_up)):
             continue
         if (
             float(offsets[back, k] @ toward) / apart[back, k] <= OPPOSITE

@@ -239,3 +239,41 @@ def test_a_gap_whose_end_has_a_neighbour_keeps_the_rows_own_step_over_the_frames
     centres = np.array([[0.0, 0.0], [0.0, 40.0], [0.0, 200.0]])
     cut = np.array([46.0, 34.0, 29.0])
     assert gap_step(centres, cut, 1, 2, frame_step=30.0) == 40.0
+
+
+def test_a_face_read_unsurely_between_unsure_backs_is_a_back():
+    # a row of small backs read every other one unsurely (diagonal seed 2024 #9
+    # re-encoded): the sure pieces alone lie two steps apart, none side by side
+    sure = [_token(100, 300, "blue"), _token(131, 300, "white"), _token(193, 300, "white")]
+    sure = [sure[0], _unsure(sure[1], 0.43), _unsure(sure[2], 0.41)]
+    unsure = [_unsure(_token(162, 300, "white"), 0.35), _unsure(_token(224, 300, "white"), 0.3)]
+    sure.append(_token(255, 300, "red"))
+    read = backs_in_middles(sure, doubt=0.9, unsure=unsure)
+    assert [(t.colour, t.face_up) for t in read] == [
+        ("blue", True),
+        (None, False),
+        (None, False),
+        ("red", True),
+    ]
+    alone = backs_in_middles(sure, doubt=0.9)
+    assert [t.colour for t in alone] == ["blue", "white", "white", "red"]
+
+
+def test_a_face_read_unsurely_past_an_unsure_back_ends_the_row_where_a_sure_back_lies_before():
+    # a row of six on a pale cloth (sticker seed 2024 #9): the last back read 0.22,
+    # the plain white end 0.24, the back before them 0.92
+    sure = [_token(100, 300, "red"), _token(131, 300, None), _token(162, 300, None)]
+    last_back = _unsure(_token(193, 300, None), 0.22)
+    end = _unsure(_token(224, 300, "white"), 0.24)
+    kept, _ = as_the_rules_allow(sure, [last_back, end], doubt=0.9)
+    assert sorted((t.center, t.colour) for t in kept)[-2:] == [
+        ((193, 300), None),
+        ((224, 300), "white"),
+    ]
+    # past two unsure backs, or past an unsure back beside a face, it stays unsure
+    two = [_unsure(_token(193, 300, None), 0.22), _unsure(_token(224, 300, None), 0.22)]
+    far_end = _unsure(_token(255, 300, "white"), 0.24)
+    assert ends_among_unsure(sure, [far_end], two)[0] == []
+    face = [_token(100, 300, "red")]
+    back = [_unsure(_token(131, 300, None), 0.22)]
+    assert ends_among_unsure(face, [_unsure(_token(162, 300, "white"), 0.24)], back)[0] == []
