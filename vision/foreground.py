@@ -366,9 +366,13 @@ def _grown_into(faint: np.ndarray, strong: np.ndarray, share: float = FAINT_SHAR
 def hue_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
     """How far each pixel's hue (a and b, averaged over :data:`QUIET_HUE_WINDOW`
     pixels) lies from the table's local hue, as a float32 image."""
-    hues = cv2.subtract(lab[..., 1:], table[..., 1:], dtype=cv2.CV_32F)
-    cv2.blur(hues, (QUIET_HUE_WINDOW, QUIET_HUE_WINDOW), dst=hues)
-    return cv2.magnitude(hues[..., 0], hues[..., 1])
+    # all three channels at once: OpenCV works on the strided a and b slices at half
+    # the speed (3.2 against 1.5 ms a frame)
+    difference = cv2.subtract(lab, table, dtype=cv2.CV_32F)
+    cv2.blur(difference, (QUIET_HUE_WINDOW, QUIET_HUE_WINDOW), dst=difference)
+    return cv2.magnitude(
+        np.ascontiguousarray(difference[..., 1]), np.ascontiguousarray(difference[..., 2])
+    )
 
 
 def _wide(faint: np.ndarray) -> np.ndarray:
