@@ -191,6 +191,9 @@ FAINT_HUE = 9.0
 QUIET_HUE = 3.5
 QUIET_HUE_WINDOW = 5
 QUIET_SHARE = 1.0
+#: The share of the averaging window that must lie off the held objects for a pixel's
+#: quiet hue to be read (see :func:`hue_distance`).
+QUIET_LEAST_FREE = 0.2
 #: Lightness counts half in colour distances (as squared weights).
 _LAB_WEIGHTS = np.array([[0.25, 1.0, 1.0]], np.float32)
 _HUE_WEIGHTS = np.array([[0.0, 1.0, 1.0]], np.float32)
@@ -260,7 +263,7 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
         mask = _grown_into(_wide(faint), strong)
         # where the table's hue hardly moves, a ground a little off it in hue doubles
         # an object that is only its figure (see :data:`QUIET_HUE`)
-        quiet = hue_distance(lab, table)
+        quiet = hue_distance(lab, table, mask > 0)
         quiet_noise = config.foreground_noise_factor * float(np.median(quiet[band][::4]))
         quiet_faint = quiet > max(QUIET_HUE, quiet_noise)
         mask = _solid(_grown_into(_wide(quiet_faint), mask > 0, QUIET_SHARE))
@@ -363,16 +366,39 @@ def _grown_into(faint: np.ndarray, strong: np.ndarray, share: float = FAINT_SHAR
     return mask
 
 
-def hue_distance(lab: np.ndarray, table: np.ndarray) -> np.ndarray:
+def hue_distance(lab: np.ndarray, table: np.ndarray, held: np.ndarray | None = None) -> np.ndarray:
     """How far each pixel's hue (a and b, averaged over :data:`QUIET_HUE_WINDOW`
-    pixels) lies from the table's local hue, as a float32 image."""
+    pixels) lies from the table's local hue, as a float32 image.
+
+    With ``held`` (bool), the average is taken over the pixels outside it and the ring
+    a pixel wide round it (the blur's edge) only, and is 0 where under a fifth of the
+    window is so left. A ground's hue is its own; averaged with the figure it surrounds
+    or the rim beside it, a coloured figure's hue spread half a window round it over a
+    ground as pale as the table: a halo thick enough to pass for a ground, which then
+    doubled the figure and swelled the tile past its edge (slate seed 31 #5, a yellow
+    figure on a cream tile on a cream cloth); specks of a board's shadowed edge, their
+    hue spread over the cloth below, so doubled themselves into a false tile (button
+    seed 2024 #7, re-encoded).
+    """
     # all three channels at once: OpenCV works on the strided a and b slices at half
     # the speed (3.2 against 1.5 ms a frame)
     difference = cv2.subtract(lab, table, dtype=cv2.CV_32F)
-    cv2.blur(difference, (QUIET_HUE_WINDOW, QUIET_HUE_WINDOW), dst=difference)
-    return cv2.magnitude(
+    window = (QUIET_HUE_WINDOW, QUIET_HUE_WINDOW)
+    if held is None:
+        cv2.blur(difference, window, dst=difference)
+        return cv2.magnitude(
+            np.ascontiguousarray(difference[..., 1]), np.ascontiguousarray(difference[..., 2])
+        )
+    free = cv2.erode((~held).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(np.float32)
+    cv2.multiply(difference, cv2.merge([free, free, free]), dst=difference)
+    cv2.blur(difference, window, dst=difference)
+    share = cv2.blur(free, window)
+    distance = cv2.magnitude(
         np.ascontiguousarray(difference[..., 1]), np.ascontiguousarray(difference[..., 2])
     )
+    distance /= np.maximum(share, QUIET_LEAST_FREE)
+    distance[share < QUIET_LEAST_FREE] = 0
+    return distance
 
 
 def _wide(faint: np.ndarray) -> np.ndarray:

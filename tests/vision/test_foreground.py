@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.foreground import _sparse_pieces, find_foreground, object_mask, without_lines
+from vision.foreground import (
+    QUIET_HUE,
+    _sparse_pieces,
+    find_foreground,
+    hue_distance,
+    object_mask,
+    without_lines,
+)
 
 WIDTH, HEIGHT = 640, 360
 PALE = (228, 232, 236)
@@ -640,3 +647,30 @@ def test_a_dark_tile_a_little_bluer_than_a_dark_mottled_cloth_is_whole(
 def test_a_dark_mottled_cloth_alone_is_all_table(config: VisionConfig) -> None:
     mask = object_mask(camera(dark_mottled_cloth(1), seed=1), config)
     assert np.count_nonzero(mask) < 0.002 * mask.size
+
+
+def test_a_figures_hue_is_not_spread_over_the_pale_ground_round_it() -> None:
+    # slate seed 31 #5: a thin yellow figure on a cream tile on a cream cloth; its hue,
+    # averaged into the ground round it, made a halo the quiet tier took for a ground
+    lab = np.full((60, 80, 3), (200, 131, 142), np.uint8)
+    table = lab.copy()
+    figure = np.zeros((60, 80), bool)
+    figure[18:21, 20:60] = True
+    lab[figure] = (185, 133, 200)
+    # and beside it a tile's ground a little bluer than the cloth, round its own figure
+    lab[34:56, 10:70] = (200, 131, 136)
+    figure[43:46, 25:55] = True
+    lab[43:46, 25:55] = (60, 150, 110)
+    grown = cv2.dilate(figure.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    ring = grown & ~(cv2.dilate(figure.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    above = ring.copy()
+    above[30:] = False
+    above[:, :22] = above[:, 58:] = False  # beside the figure's length
+    assert hue_distance(lab, table)[above].min() > QUIET_HUE
+    own = hue_distance(lab, table, figure)
+    assert own[above].max() < 1.0
+    # the ground's own hue, 6 off the cloth's, is still read up to the figure's edge
+    ground = np.zeros_like(figure)
+    ground[36:54, 12:68] = True
+    ground &= ~grown
+    assert np.all(np.abs(own[ground] - 6) < 1.0)
