@@ -177,6 +177,23 @@ FAINT_SHARE = 0.15
 #: On a plain table, a region whose hue (a and b) lies this far from the table's, or
 #: further than its noise, is faint: the table's own noise moves the hue by about 6.
 FAINT_HUE = 9.0
+#: A region whose hue, averaged over :data:`QUIET_HUE_WINDOW` pixels, lies this far from
+#: the table's, and ``foreground_noise_factor`` times further than the table's own
+#: typical hue so averaged, is faint too, but joins an object only where it adds at
+#: least :data:`QUIET_SHARE` of the object's pixels: a tile's ground round its thin
+#: figure. The floor above (and the table's Lab noise, lightness included, where that
+#: is higher) lies far over the hue noise of a quiet table, which averaging lowers
+#: further (tarot seed 2024 #13, a dark mottled cloth: floor 9, the Lab noise 7.2, the
+#: averaged hue's median 0.7 and 90th percentile 1.6): a dark blue tile 4-5 off it in
+#: hue stood out by its figure alone and was cut at a third of its size. With every
+#: faint region at the lower floor let in, blurs' halos swelled pieces on other sets
+#: (seal seed 2024: 4 tiles lost, banner seed 2024 #9: 6 tokens).
+QUIET_HUE = 3.5
+QUIET_HUE_WINDOW = 5
+QUIET_SHARE = 1.0
+#: The share of the averaging window that must lie off the held objects for a pixel's
+#: quiet hue to be read (see :func:`hue_distance`).
+QUIET_LEAST_FREE = 0.2
 #: Lightness counts half in colour distances (as squared weights).
 _LAB_WEIGHTS = np.array([[0.25, 1.0, 1.0]], np.float32)
 _HUE_WEIGHTS = np.array([[0.0, 1.0, 1.0]], np.float32)
@@ -243,10 +260,13 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
         # the hue alone (a and b): a tile's ground may differ from the cloth in it only
         hue = cv2.transform(squares, _HUE_WEIGHTS).reshape(lab.shape[:2])
         faint = hue > max(FAINT_HUE, noise) ** 2
-        # a coloured object's blur leaves a thin ring of faint hue round it: only faint
-        # regions wider than that count
-        wide = cv2.morphologyEx(faint.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
-        mask = _solid(_grown_into(wide.astype(bool), strong))
+        mask = _grown_into(_wide(faint), strong)
+        # where the table's hue hardly moves, a ground a little off it in hue doubles
+        # an object that is only its figure (see :data:`QUIET_HUE`)
+        quiet = hue_distance(lab, table, mask > 0)
+        quiet_noise = config.foreground_noise_factor * float(np.median(quiet[band][::4]))
+        quiet_faint = quiet > max(QUIET_HUE, quiet_noise)
+        mask = _solid(_grown_into(_wide(quiet_faint), mask > 0, QUIET_SHARE))
     else:
         mask, broken, periods, places = _cloth_objects(blurred, distance, band, config)
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
@@ -319,11 +339,11 @@ def _cloth_objects(
     return mask, broken, periods, places
 
 
-def _grown_into(faint: np.ndarray, strong: np.ndarray) -> np.ndarray:
+def _grown_into(faint: np.ndarray, strong: np.ndarray, share: float = FAINT_SHARE) -> np.ndarray:
     """``strong`` (bool) with the parts of ``faint`` (bool) that join an object it holds
     poorly, as 0/255.
 
-    A faint region joins where it adds at least :data:`FAINT_SHARE` of the strong pixels
+    A faint region joins where it adds at least ``share`` of the strong pixels
     it touches: a tile whose ground is nearly the cloth's colour stands out only by its
     bands and figure, and its ground doubles that. Round an object the strong mask
     already holds, faint hue is a blur's halo (or a hand's shading) that would only
@@ -338,12 +358,54 @@ def _grown_into(faint: np.ndarray, strong: np.ndarray) -> np.ndarray:
     count, labels = cv2.connectedComponents((faint | strong).astype(np.uint8), connectivity=8)
     held = np.bincount(labels[strong], minlength=count)
     added = np.bincount(labels[extra], minlength=count)
-    keep = (held > 0) & (added >= FAINT_SHARE * held)
+    keep = (held > 0) & (added >= share * held)
     edge = np.concatenate([labels[0], labels[-1], labels[:, 0], labels[:, -1]])
     keep[edge] = False
     if keep.any():
         mask[extra & keep[labels]] = 255
     return mask
+
+
+def hue_distance(lab: np.ndarray, table: np.ndarray, held: np.ndarray | None = None) -> np.ndarray:
+    """How far each pixel's hue (a and b, averaged over :data:`QUIET_HUE_WINDOW`
+    pixels) lies from the table's local hue, as a float32 image.
+
+    With ``held`` (bool), the average is taken over the pixels outside it and the ring
+    a pixel wide round it (the blur's edge) only, and is 0 where under a fifth of the
+    window is so left. A ground's hue is its own; averaged with the figure it surrounds
+    or the rim beside it, a coloured figure's hue spread half a window round it over a
+    ground as pale as the table: a halo thick enough to pass for a ground, which then
+    doubled the figure and swelled the tile past its edge (slate seed 31 #5, a yellow
+    figure on a cream tile on a cream cloth); specks of a board's shadowed edge, their
+    hue spread over the cloth below, so doubled themselves into a false tile (button
+    seed 2024 #7, re-encoded).
+    """
+    # all three channels at once: OpenCV works on the strided a and b slices at half
+    # the speed (3.2 against 1.5 ms a frame)
+    difference = cv2.subtract(lab, table, dtype=cv2.CV_32F)
+    window = (QUIET_HUE_WINDOW, QUIET_HUE_WINDOW)
+    if held is None:
+        cv2.blur(difference, window, dst=difference)
+        return cv2.magnitude(
+            np.ascontiguousarray(difference[..., 1]), np.ascontiguousarray(difference[..., 2])
+        )
+    free = cv2.erode((~held).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(np.float32)
+    cv2.multiply(difference, cv2.merge([free, free, free]), dst=difference)
+    cv2.blur(difference, window, dst=difference)
+    share = cv2.blur(free, window)
+    distance = cv2.magnitude(
+        np.ascontiguousarray(difference[..., 1]), np.ascontiguousarray(difference[..., 2])
+    )
+    distance /= np.maximum(share, QUIET_LEAST_FREE)
+    distance[share < QUIET_LEAST_FREE] = 0
+    return distance
+
+
+def _wide(faint: np.ndarray) -> np.ndarray:
+    """The faint regions (bool) wider than the thin ring of faint hue a coloured object's
+    blur leaves round it."""
+    opened = cv2.morphologyEx(faint.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    return opened.astype(bool)
 
 
 def _doubled(coef: np.ndarray) -> np.ndarray:

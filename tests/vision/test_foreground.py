@@ -7,7 +7,14 @@ import numpy as np
 import pytest
 
 from vision.config import VisionConfig
-from vision.foreground import _sparse_pieces, find_foreground, object_mask, without_lines
+from vision.foreground import (
+    QUIET_HUE,
+    _sparse_pieces,
+    find_foreground,
+    hue_distance,
+    object_mask,
+    without_lines,
+)
 
 WIDTH, HEIGHT = 640, 360
 PALE = (228, 232, 236)
@@ -606,3 +613,64 @@ def test_a_small_dark_break_is_a_place_to_search_not_an_object(config: VisionCon
     for centre, tile in zip(placed, tiles, strict=True):
         assert coverage(found.places, tile) > 0.3, centre
         assert coverage(found.mask, tile) < 0.3, centre
+
+
+def dark_mottled_cloth(seed: int = 0) -> np.ndarray:
+    """A dark grey felt whose lightness wanders in soft blotches (8-bit Lab lightness
+    24-52) while its hue stays grey."""
+    rng = np.random.default_rng(seed)
+    blotches = cv2.GaussianBlur(rng.normal(0, 1, (HEIGHT, WIDTH)).astype(np.float32), (0, 0), 12)
+    lightness = np.clip(38 + 7 * blotches / blotches.std(), 24, 52).astype(np.uint8)
+    lab = np.dstack([lightness, np.full_like(lightness, 128), np.full_like(lightness, 128)])
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2BGR)
+
+
+def test_a_dark_tile_a_little_bluer_than_a_dark_mottled_cloth_is_whole(
+    config: VisionConfig,
+) -> None:
+    # tarot seed 2024 #13: the ground is as dark as the cloth and 4-5 off it in hue,
+    # under the faint hue's floor of 9 while the cloth's own hue moves by under 1: the
+    # mask kept the thin figures alone, and every piece was cut at a third of a tile
+    frame = dark_mottled_cloth()
+    tiles = []
+    for corner in [(120, 100), (300, 150), (470, 220)]:
+        x, y = corner
+        cv2.rectangle(frame, corner, (x + 39, y + 39), lab_colour(36, 132, 123), -1)
+        cv2.line(frame, (x + 12, y + 12), (x + 27, y + 27), (60, 170, 60), 2)
+        tiles.append(_footprint(np.array([(x, y), (x + 39, y), (x + 39, y + 39), (x, y + 39)])))
+    mask = object_mask(camera(frame), config)
+    for tile in tiles:
+        assert coverage(mask, tile) > 0.85
+    assert _beyond(mask, tiles, 3) < 0.002 * mask.size
+
+
+def test_a_dark_mottled_cloth_alone_is_all_table(config: VisionConfig) -> None:
+    mask = object_mask(camera(dark_mottled_cloth(1), seed=1), config)
+    assert np.count_nonzero(mask) < 0.002 * mask.size
+
+
+def test_a_figures_hue_is_not_spread_over_the_pale_ground_round_it() -> None:
+    # slate seed 31 #5: a thin yellow figure on a cream tile on a cream cloth; its hue,
+    # averaged into the ground round it, made a halo the quiet tier took for a ground
+    lab = np.full((60, 80, 3), (200, 131, 142), np.uint8)
+    table = lab.copy()
+    figure = np.zeros((60, 80), bool)
+    figure[18:21, 20:60] = True
+    lab[figure] = (185, 133, 200)
+    # and beside it a tile's ground a little bluer than the cloth, round its own figure
+    lab[34:56, 10:70] = (200, 131, 136)
+    figure[43:46, 25:55] = True
+    lab[43:46, 25:55] = (60, 150, 110)
+    grown = cv2.dilate(figure.astype(np.uint8), np.ones((5, 5), np.uint8)) > 0
+    ring = grown & ~(cv2.dilate(figure.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0)
+    above = ring.copy()
+    above[30:] = False
+    above[:, :22] = above[:, 58:] = False  # beside the figure's length
+    assert hue_distance(lab, table)[above].min() > QUIET_HUE
+    own = hue_distance(lab, table, figure)
+    assert own[above].max() < 1.0
+    # the ground's own hue, 6 off the cloth's, is still read up to the figure's edge
+    ground = np.zeros_like(figure)
+    ground[36:54, 12:68] = True
+    ground &= ~grown
+    assert np.all(np.abs(own[ground] - 6) < 1.0)
