@@ -10,12 +10,12 @@ windows once per tile set; :func:`motif_challenges` judges a batch of pieces).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from companion.bitenight.tiles import Colour, Tile
+from companion.bitenight.tiles import Colour
 from vision.model import AppearanceModel, band_pass
 
 #: A doubtful piece is judged on the pixels where two faces' band-passed structure differs
@@ -25,13 +25,6 @@ SPOT = 0.3
 #: Hearts change a set's faces alike (only the heart is added) where the groups' changes
 #: correlate this well on average; under it the sides of each group are judged apart.
 TWINS_ALIKE = 0.8
-#: A colour prints its figures in another ink than the set's first colour (dark on a pale
-#: label where the others are pale on a dark one) where its figures' band-passed structure
-#: correlates under this with that colour's, motif by motif: an outline in the opposite
-#: ink steps the other way. Every colour of the 40 other check and sample sets correlates
-#: 0.50-1.00 with its set's first (aquarelle's the least); vinyl's yellow label, black ink
-#: where the others are white, -0.99.
-INKS_APART = 0.0
 SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
@@ -45,7 +38,7 @@ class MotifPairs:
     pixels: np.ndarray  # D flat indices into a P×P patch
     challengers: tuple[tuple[int, int], ...]  # C (group, quarter turns)
     sides: np.ndarray  # C: the faces of the group each pair is of (0 all, 1 plain, 2 hearts)
-    inks: np.ndarray  # C: the ink (see :func:`figure_inks`) of the faces each pair is of
+    inks: np.ndarray  # C: the ink of the faces each pair is of (vision.model.figure_inks)
     stacked: np.ndarray  # D×3C float32: the windows' weights, own face and other on them
     own_stats: np.ndarray  # 3×C: sum, sum of squares and count of own face on each window
     other_stats: np.ndarray  # 3×C: the same for the challenger's face
@@ -66,7 +59,7 @@ def motif_pairs(
     mask = bank.mask
     size = mask.shape[0]
     groups = [g for g in range(len(model.groups)) if not token_groups[g]]
-    inks = figure_inks(model, groups, mask)
+    inks = model.inks
     split = _hearts_move_figures(model, groups, inks)
     bands = {
         (g, ink, side): band_pass(model.colour_templates[list(members)].mean(axis=0)[None])[0]
@@ -114,51 +107,6 @@ def motif_pairs(
             stats(other),
         )
     return pairs
-
-
-def figure_inks(
-    model: AppearanceModel, groups: list[int], mask: np.ndarray
-) -> tuple[frozenset[Colour], ...]:
-    """The set's colours by the ink their figures are printed in: one class where every
-    colour prints alike, else the colours printed like the first and the rest.
-
-    A set may print its figures pale on its darker colours and dark on a pale one (black
-    on a yellow label). In band-passed grey such a figure's every outline steps the other
-    way, so the mean of a motif's faces over all colours holds its figure faintly, the
-    minority's cancelling part of the rest, and fits the minority's pieces worse than any
-    other motif where the motifs differ. Learnt from the faces: each face less the mean
-    of its colour's faces (what is that motif's own, in that colour), correlated with the
-    same motif's in another colour (:data:`INKS_APART`)."""
-    tiles = {
-        label.tile: m
-        for g in groups
-        for m in model.groups[g]
-        if (label := model.labels[m]).tile is not None
-    }
-    colours = list(dict.fromkeys(t.colour for t in tiles))
-    figures: dict[Tile, np.ndarray] = {}
-    for colour, heart in ((c, h) for c in colours for h in (False, True)):
-        faces = [t for t in tiles if t.colour == colour and t.heart == heart]
-        if len(faces) < 2:
-            continue
-        bands = band_pass(model.colour_templates[[tiles[t] for t in faces]])[:, mask]
-        bands -= bands.mean(axis=0)
-        for t, band in zip(faces, bands, strict=True):
-            figures[t] = band / max(float(np.linalg.norm(band)), 1e-6)
-
-    def alike(a: Colour, b: Colour) -> float:
-        values = [
-            float(figure @ figures[twin])
-            for t, figure in figures.items()
-            if t.colour == a and (twin := replace(t, colour=b)) in figures
-        ]
-        return float(np.mean(values)) if values else 1.0
-
-    other = frozenset(c for c in colours[1:] if alike(colours[0], c) < INKS_APART)
-    if not other:
-        return (frozenset(colours),)
-    first = frozenset(colours) - other
-    return (first, other) if len(first) >= len(other) else (other, first)
 
 
 def _colour(model: AppearanceModel, member: int) -> Colour | None:
