@@ -19,11 +19,12 @@ Building takes a fraction of a second; the server keeps one model per tile set.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from companion.bitenight.tiles import Tile
+from companion.bitenight.tiles import Colour, Tile
 from vision.config import VisionConfig
 from vision.rectify import flatten_alpha, full_quad, patch_mask, rectify
 from vision.shared_arrays import locked
@@ -43,6 +44,13 @@ COARSE_WEIGHT = 0.8
 _SCREEN_STEP = 32
 _SCREEN_RESIDUAL = 0.12
 _SCREEN_GAIN = 0.3
+#: A colour prints its figures in another ink than the set's first colour (dark on a pale
+#: label where the others are pale on a dark one) where its figures' band-passed structure
+#: correlates under this with that colour's, motif by motif: an outline in the opposite
+#: ink steps the other way. Every colour of the 40 other check and sample sets correlates
+#: 0.50-1.00 with its set's first (aquarelle's the least); vinyl's yellow label, black ink
+#: where the others are white, -0.99.
+INKS_APART = 0.0
 
 
 @dataclass(frozen=True)
@@ -202,9 +210,52 @@ class AppearanceModel:
     colour_templates: np.ndarray  # L×P×P×3 float32, upright
     square: TemplateBank | None
     round: TemplateBank | None
+    #: the set's colours by the ink their figures are printed in (:func:`figure_inks`)
+    inks: tuple[frozenset[Colour], ...]
 
     def bank(self, round_: bool) -> TemplateBank | None:
         return self.round if round_ else self.square
+
+
+def figure_inks(
+    labels: Sequence[Label], faces: np.ndarray, mask: np.ndarray
+) -> tuple[frozenset[Colour], ...]:
+    """The set's colours by the ink their figures are printed in: one class where every
+    colour prints alike, else the colours printed like the first and the rest.
+
+    A set may print its figures pale on its darker colours and dark on a pale one (black
+    on a yellow label). In band-passed grey such a figure's every outline steps the other
+    way, so the mean of a motif's faces over all colours holds its figure faintly, the
+    minority's cancelling part of the rest, and fits the minority's pieces worse than any
+    other motif where the motifs differ. Learnt from the faces: each face less the mean
+    of its colour's faces (what is that motif's own, in that colour), correlated with the
+    same motif's in another colour (:data:`INKS_APART`). ``faces`` are the labels' faces
+    upright (L×P×P×3), ``mask`` the patch's pixels that count."""
+    tiles = {label.tile: m for m, label in enumerate(labels) if label.tile is not None}
+    colours = list(dict.fromkeys(t.colour for t in tiles))
+    figures: dict[Tile, np.ndarray] = {}
+    for colour, heart in ((c, h) for c in colours for h in (False, True)):
+        alike_faces = [t for t in tiles if t.colour == colour and t.heart == heart]
+        if len(alike_faces) < 2:
+            continue
+        bands = band_pass(faces[[tiles[t] for t in alike_faces]])[:, mask]
+        bands -= bands.mean(axis=0)
+        for t, band in zip(alike_faces, bands, strict=True):
+            figures[t] = band / max(float(np.linalg.norm(band)), 1e-6)
+
+    def alike(a: Colour, b: Colour) -> float:
+        values = [
+            float(figure @ figures[twin])
+            for t, figure in figures.items()
+            if t.colour == a and (twin := replace(t, colour=b)) in figures
+        ]
+        return float(np.mean(values)) if values else 1.0
+
+    other = frozenset(c for c in colours[1:] if alike(colours[0], c) < INKS_APART)
+    if not other:
+        return (frozenset(colours),)
+    first = frozenset(colours) - other
+    return (first, other) if len(first) >= len(other) else (other, first)
 
 
 def build_model(tileset: TileSet, config: VisionConfig) -> AppearanceModel:
@@ -233,6 +284,7 @@ def build_model(tileset: TileSet, config: VisionConfig) -> AppearanceModel:
     groups = tuple(tuple(i for i, g in enumerate(group_of) if g == name) for name in group_names)
     upright = [rectify(flatten_alpha(f), full_quad(f.shape[1], f.shape[0]), patch) for f in faces]
     colour_templates = np.stack(upright).astype(np.float32)
+    inks = figure_inks(labels, colour_templates, patch_mask(patch, tileset.tile_shape == "round"))
     banks = {}
     for round_ in (False, True):
         members = [i for i, r in enumerate(round_flags) if r == round_]
@@ -252,6 +304,7 @@ def build_model(tileset: TileSet, config: VisionConfig) -> AppearanceModel:
         colour_templates=colour_templates,
         square=banks.get(False),
         round=banks.get(True),
+        inks=inks,
     )
 
 

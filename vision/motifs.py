@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from companion.bitenight.tiles import Colour
 from vision.model import AppearanceModel, band_pass
 
 #: A doubtful piece is judged on the pixels where two faces' band-passed structure differs
@@ -37,6 +38,7 @@ class MotifPairs:
     pixels: np.ndarray  # D flat indices into a P×P patch
     challengers: tuple[tuple[int, int], ...]  # C (group, quarter turns)
     sides: np.ndarray  # C: the faces of the group each pair is of (0 all, 1 plain, 2 hearts)
+    inks: np.ndarray  # C: the ink of the faces each pair is of (vision.model.figure_inks)
     stacked: np.ndarray  # D×3C float32: the windows' weights, own face and other on them
     own_stats: np.ndarray  # 3×C: sum, sum of squares and count of own face on each window
     other_stats: np.ndarray  # 3×C: the same for the challenger's face
@@ -57,29 +59,33 @@ def motif_pairs(
     mask = bank.mask
     size = mask.shape[0]
     groups = [g for g in range(len(model.groups)) if not token_groups[g]]
-    split = _hearts_move_figures(model, groups)
+    inks = model.inks
+    split = _hearts_move_figures(model, groups, inks)
     bands = {
-        (g, side): band_pass(model.colour_templates[list(members)].mean(axis=0)[None])[0]
+        (g, ink, side): band_pass(model.colour_templates[list(members)].mean(axis=0)[None])[0]
         for g in groups
-        for side, members in enumerate(_sides(model, g, split))
+        for ink in range(len(inks))
+        for side, members in enumerate(_sides(model, g, split, inks[ink]))
     }
     pairs: dict[int, MotifPairs] = {}
     for g in groups:
-        keys, sides, windows, owns, others = [], [], [], [], []
-        for side in range(len(_sides(model, g, split))):
-            own_band = bands[(g, side)]
-            for r in (r for r in groups if r != g):
-                other_band = bands.get((r, side), bands[(r, 0)])
-                for quarters in range(4):
-                    turned = np.rot90(other_band, quarters)
-                    apart = cv2.GaussianBlur(np.abs(own_band - turned), (0, 0), 1.0)
-                    spot = (apart > SPOT * apart.max()).astype(np.uint8)
-                    window = cv2.dilate(spot, np.ones((5, 5), np.uint8)).astype(bool) & mask
-                    keys.append((r, quarters))
-                    sides.append(side)
-                    windows.append(window.ravel().astype(np.float64))
-                    owns.append(own_band.ravel() * windows[-1])
-                    others.append(turned.ravel() * windows[-1])
+        keys, sides, ink_of, windows, owns, others = [], [], [], [], [], []
+        for ink in range(len(inks)):
+            for side in range(len(_sides(model, g, split, inks[ink]))):
+                own_band = bands[(g, ink, side)]
+                for r in (r for r in groups if r != g):
+                    other_band = bands.get((r, ink, side), bands[(r, ink, 0)])
+                    for quarters in range(4):
+                        turned = np.rot90(other_band, quarters)
+                        apart = cv2.GaussianBlur(np.abs(own_band - turned), (0, 0), 1.0)
+                        spot = (apart > SPOT * apart.max()).astype(np.uint8)
+                        window = cv2.dilate(spot, np.ones((5, 5), np.uint8)).astype(bool) & mask
+                        keys.append((r, quarters))
+                        sides.append(side)
+                        ink_of.append(ink)
+                        windows.append(window.ravel().astype(np.float64))
+                        owns.append(own_band.ravel() * windows[-1])
+                        others.append(turned.ravel() * windows[-1])
         if not keys:
             continue
         pixels = np.flatnonzero(np.any(windows, axis=0))
@@ -91,12 +97,27 @@ def motif_pairs(
 
         stacked = np.concatenate([w, own, other]).T.astype(np.float32)
         pairs[g] = MotifPairs(
-            size, pixels, tuple(keys), np.array(sides), stacked, stats(own), stats(other)
+            size,
+            pixels,
+            tuple(keys),
+            np.array(sides),
+            np.array(ink_of),
+            stacked,
+            stats(own),
+            stats(other),
         )
     return pairs
 
 
-def _hearts_move_figures(model: AppearanceModel, groups: list[int]) -> bool:
+def _colour(model: AppearanceModel, member: int) -> Colour | None:
+    """The colour of a face of the model (None for a token's)."""
+    tile = model.labels[member].tile
+    return tile.colour if tile is not None else None
+
+
+def _hearts_move_figures(
+    model: AppearanceModel, groups: list[int], inks: tuple[frozenset[Colour], ...]
+) -> bool:
     """Whether a heart changes each motif's face differently (its twins differ unlike
     from motif to motif: the mean correlation of the groups' band-passed differences
     between their hearts and their plain faces under :data:`TWINS_ALIKE`).
@@ -106,8 +127,8 @@ def _hearts_move_figures(model: AppearanceModel, groups: list[int]) -> bool:
     figure, lantern, 0.91); a set that moves the figure aside to make room for the heart
     changes each face by that figure's outline too (chip: 0.63)."""
     changes = []
-    for g in groups:
-        sides = _sides(model, g, True)
+    for g, ink in ((g, ink) for g in groups for ink in inks):
+        sides = _sides(model, g, True, ink)
         if len(sides) == 3:
             plain, hearts = (model.colour_templates[list(side)].mean(axis=0) for side in sides[1:])
             change = (band_pass(hearts[None]) - band_pass(plain[None])).ravel()
@@ -118,16 +139,19 @@ def _hearts_move_figures(model: AppearanceModel, groups: list[int]) -> bool:
     return float(alike[np.triu_indices(len(changes), 1)].mean()) < TWINS_ALIKE
 
 
-def _sides(model: AppearanceModel, group: int, split: bool) -> list[tuple[int, ...]]:
-    """A tile group's faces: all of them, then (where the group has both) its plain
-    faces and its hearts, each side compared with the other motifs' of the same side.
+def _sides(
+    model: AppearanceModel, group: int, split: bool, ink: frozenset[Colour] | None = None
+) -> list[tuple[int, ...]]:
+    """A tile group's faces (those of the colours of ``ink``, or all): all of them, then
+    (where the group has both) its plain faces and its hearts, each side compared with
+    the other motifs' of the same side.
 
     A set may print the figure elsewhere on a heart's face (moved aside to make room for
     the heart), and the mean of both twins is then a figure seen twice, a pixel or two
     apart, that fits neither twin: a plain monk on a poker chip fitted a coffin turned
     half round better than that double monk (0.96 against 0.94), its own plain face
     better than the plain coffin's (0.95 against 0.91)."""
-    members = tuple(model.groups[group])
+    members = tuple(m for m in model.groups[group] if ink is None or _colour(model, m) in ink)
     hearts = [bool(model.labels[m].tile and model.labels[m].tile.heart) for m in members]
     halves = [
         tuple(m for m, h in zip(members, hearts, strict=True) if h == side)
@@ -144,13 +168,24 @@ def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, i
     The other motif must fit better both against the mean of the group's faces and
     against the faces of the piece's own side (plain or heart, :func:`_sides`): either
     alone turned right readings wrong by a hundredth (a plain vampire on a spiral of
-    dashes, whorl, read by its side as a coffin a quarter turned, 0.91 against 0.90)."""
+    dashes, whorl, read by its side as a coffin a quarter turned, 0.91 against 0.90).
+    Both are the faces of the piece's own ink (:func:`_own_inks`)."""
     own, other = _fits(padded, pairs)
-    whole, side = _whole_and_own_side(own, other - own, pairs)
-    gain = np.minimum(whole, side)
-    best = gain.argmax(axis=1)
-    keys = pairs.challengers[: gain.shape[1]]
-    return [keys[int(b)] if gain[k, b] > 0 else None for k, b in enumerate(best)]
+    ink_of = _own_inks(own, pairs)
+    out: list[tuple[int, int] | None] = [None] * len(padded)
+    for ink in np.unique(ink_of).tolist():
+        ks = np.flatnonzero(ink_of == ink)
+        columns = np.flatnonzero(pairs.inks == ink)
+        mine = own[np.ix_(ks, columns)]
+        whole, side = _whole_and_own_side(
+            mine, other[np.ix_(ks, columns)] - mine, pairs.sides[columns]
+        )
+        gain = np.minimum(whole, side)
+        best = gain.argmax(axis=1)
+        keys = [pairs.challengers[c] for c in columns[: gain.shape[1]]]
+        for k, b, row in zip(ks.tolist(), best.tolist(), gain, strict=True):
+            out[k] = keys[b] if row[b] > 0 else None
+    return out
 
 
 def own_fits(padded: np.ndarray, pairs: MotifPairs) -> np.ndarray:
@@ -160,27 +195,45 @@ def own_fits(padded: np.ndarray, pairs: MotifPairs) -> np.ndarray:
     others fit worse; a piece cut well off its tile (a crescent of two tiles) can lead
     them all while fitting none.
 
-    Judged against the mean of the group's faces, as the bar it is held to was set:
-    judged on the piece's own side (plain or heart), a face's exact twin fits better
-    than the mean, more pieces cleared the bar, and a maiden read as a monk was then
-    sure of it (stitch seed 2024 #0, 1.00), taking the monk's place from the true monk."""
+    Judged against the mean of the group's faces (of the piece's own ink), as the bar it
+    is held to was set: judged on the piece's own side (plain or heart), a face's exact
+    twin fits better than the mean, more pieces cleared the bar, and a maiden read as a
+    monk was then sure of it (stitch seed 2024 #0, 1.00), taking the monk's place from
+    the true monk."""
     own, _ = _fits(padded, pairs)
-    return own[:, pairs.sides == 0].min(axis=1)
+    return _worst_by_ink(own, pairs).max(axis=1)
+
+
+def _worst_by_ink(own: np.ndarray, pairs: MotifPairs) -> np.ndarray:
+    """Each piece's worst fit of its motif's mean face (K×C, one per pair) in each ink:
+    K×I."""
+    whole = pairs.sides == 0
+    inks = np.unique(pairs.inks)
+    return np.stack([own[:, whole & (pairs.inks == ink)].min(axis=1) for ink in inks], axis=1)
+
+
+def _own_inks(own: np.ndarray, pairs: MotifPairs) -> np.ndarray:
+    """Each piece's ink: the one whose mean face of its motif fits it best where that
+    differs from the others, at the worst other motif (K). A figure in the other ink
+    steps the other way at every outline and fits its own motif's other-ink face
+    worst of all."""
+    inks = np.unique(pairs.inks)
+    return inks[_worst_by_ink(own, pairs).argmax(axis=1)]
 
 
 def _whole_and_own_side(
-    own: np.ndarray, values: np.ndarray, pairs: MotifPairs
+    own: np.ndarray, values: np.ndarray, sides: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """``values`` (K×C, one per pair) on the pairs of the group's mean face and on those
-    of the piece's own side (K×C' each): the side whose faces fit it best, at their worst
-    other motif (the mean's again where the group has one side only)."""
-    whole = pairs.sides == 0
+    """``values`` (K×C, one per pair of ``sides``) on the pairs of the group's mean face
+    and on those of the piece's own side (K×C' each): the side whose faces fit it best,
+    at their worst other motif (the mean's again where the group has one side only)."""
+    whole = sides == 0
     count = int(whole.sum())
-    if len(pairs.sides) == count:
+    if len(sides) == count:
         return values, values
-    sides = np.unique(pairs.sides[~whole])
-    worst = np.stack([own[:, pairs.sides == side].min(axis=1) for side in sides], axis=1)
-    chosen = sides[worst.argmax(axis=1)]
+    kinds = np.unique(sides[~whole])
+    worst = np.stack([own[:, sides == side].min(axis=1) for side in kinds], axis=1)
+    chosen = kinds[worst.argmax(axis=1)]
     rows = np.arange(len(own))[:, None]
     columns = np.flatnonzero(whole)[None, :] + count * chosen[:, None]
     return values[:, whole], values[rows, columns]

@@ -266,3 +266,35 @@ def test_a_set_whose_hearts_only_add_a_heart_judges_each_group_as_one(labelled):
     # pairs are of their mean faces only, as before
     for p in labelled.scoring.motif_pairs[True].values():
         assert set(p.sides.tolist()) == {0}
+
+
+@pytest.fixture(scope="module")
+def vinyl() -> Recogniser:
+    return Recogniser(check_set("vinyl"))
+
+
+def test_a_colour_printing_its_figures_in_the_opposite_ink_is_judged_apart(vinyl, chip):
+    # vinyl prints its figures white on four labels and black on the yellow one: yellow
+    # is an ink of its own, every group's pairs are in two inks; chip prints all alike
+    assert vinyl.scoring.model.inks == (
+        frozenset(Colour) - {Colour.YELLOW},
+        frozenset({Colour.YELLOW}),
+    )
+    assert len(chip.scoring.model.inks) == 1
+    for p in vinyl.scoring.motif_pairs[True].values():
+        assert set(p.inks.tolist()) == {0, 1}
+    for p in chip.scoring.motif_pairs[True].values():
+        assert set(p.inks.tolist()) == {0}
+
+
+def test_yellow_records_inked_black_keep_their_motifs(vinyl):
+    # hard level, seed 2024's fifth photo: a yellow maiden and a yellow garlic, both with
+    # hearts, were judged where the motifs differ against each motif's mean over all five
+    # labels, in which the yellow's black figure cancelled part of the others' white one,
+    # and read as vampires; judged against the yellow faces they keep their motifs
+    photo = evaluation_photo(vinyl.tileset, 2024, 2, 4)
+    result = vinyl.detect(photo.image)
+    for name in ("yellow-maiden-heart", "yellow-garlic-heart"):
+        (truth,) = [t for t in photo.tiles if t.tile == Tile.parse(name)]
+        read = [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, truth.center)) < 10]
+        assert read == [truth.tile], name
