@@ -253,12 +253,9 @@ def test_plain_monks_on_a_chip_are_not_read_as_coffins_turned_half_round(chip):
     # was a hair (0.02) were judged where the motifs differ against the mean of each
     # group's twins, a figure seen twice; a coffin turned half round fitted that better
     # (0.96 against 0.94), and both were read as coffins
-    photo = evaluation_photo(chip.tileset, 2024, 2, 17)
-    result = chip.detect(photo.image)
-    for name in ("green-monk", "purple-monk"):
-        (truth,) = [t for t in photo.tiles if t.tile == Tile.parse(name)]
-        read = [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, truth.center)) < 10]
-        assert read == [truth.tile], name
+    _assert_read_in_place(
+        chip, evaluation_photo(chip.tileset, 2024, 2, 17), "green-monk", "purple-monk"
+    )
 
 
 def test_a_set_whose_hearts_only_add_a_heart_judges_each_group_as_one(labelled):
@@ -293,8 +290,13 @@ def test_yellow_records_inked_black_keep_their_motifs(vinyl):
     # labels, in which the yellow's black figure cancelled part of the others' white one,
     # and read as vampires; judged against the yellow faces they keep their motifs
     photo = evaluation_photo(vinyl.tileset, 2024, 2, 4)
-    result = vinyl.detect(photo.image)
-    for name in ("yellow-maiden-heart", "yellow-garlic-heart"):
+    _assert_read_in_place(vinyl, photo, "yellow-maiden-heart", "yellow-garlic-heart")
+
+
+def _assert_read_in_place(recogniser: Recogniser, photo, *names: str) -> None:
+    """Each named tile of the photo is read, and read right, where it lies."""
+    result = recogniser.detect(photo.image)
+    for name in names:
         (truth,) = [t for t in photo.tiles if t.tile == Tile.parse(name)]
         read = [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, truth.center)) < 10]
         assert read == [truth.tile], name
