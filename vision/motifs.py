@@ -207,9 +207,17 @@ def own_fits(padded: np.ndarray, pairs: MotifPairs) -> np.ndarray:
 def _worst_by_ink(own: np.ndarray, pairs: MotifPairs) -> np.ndarray:
     """Each piece's worst fit of its motif's mean face (K×C, one per pair) in each ink:
     K×I."""
-    whole = pairs.sides == 0
-    inks = np.unique(pairs.inks)
-    return np.stack([own[:, whole & (pairs.inks == ink)].min(axis=1) for ink in inks], axis=1)
+    return _worst_per_kind(own, pairs.inks, pairs.sides == 0)[1]
+
+
+def _worst_per_kind(
+    own: np.ndarray, kinds: np.ndarray, among: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The kinds of the pairs ``among`` (C bools; ``kinds`` one per pair), and each
+    piece's worst fit (K×C) on each kind's pairs there: K×kinds."""
+    present = np.unique(kinds[among])
+    worst = np.stack([own[:, among & (kinds == kind)].min(axis=1) for kind in present], axis=1)
+    return present, worst
 
 
 def _own_inks(own: np.ndarray, pairs: MotifPairs) -> np.ndarray:
@@ -217,8 +225,8 @@ def _own_inks(own: np.ndarray, pairs: MotifPairs) -> np.ndarray:
     differs from the others, at the worst other motif (K). A figure in the other ink
     steps the other way at every outline and fits its own motif's other-ink face
     worst of all."""
-    inks = np.unique(pairs.inks)
-    return inks[_worst_by_ink(own, pairs).argmax(axis=1)]
+    inks, worst = _worst_per_kind(own, pairs.inks, pairs.sides == 0)
+    return inks[worst.argmax(axis=1)]
 
 
 def _whole_and_own_side(
@@ -231,8 +239,7 @@ def _whole_and_own_side(
     count = int(whole.sum())
     if len(sides) == count:
         return values, values
-    kinds = np.unique(sides[~whole])
-    worst = np.stack([own[:, sides == side].min(axis=1) for side in kinds], axis=1)
+    kinds, worst = _worst_per_kind(own, sides, ~whole)
     chosen = kinds[worst.argmax(axis=1)]
     rows = np.arange(len(own))[:, None]
     columns = np.flatnonzero(whole)[None, :] + count * chosen[:, None]

@@ -318,7 +318,8 @@ def add_glare(image: np.ndarray, effects: CameraEffects) -> np.ndarray:
     # stretched sideways: a lamp's reflection on a glossy board is longer than it is wide
     d2 = ((xs - cx) / (1.8 * radius)) ** 2 + ((ys - cy) / radius) ** 2
     blob = (effects.glare * np.exp(-d2))[..., None]
-    white = 255 * _gains(effects.kelvin, effects) / _gains(effects.kelvin, effects).max()
+    lamp = _gains(effects.kelvin, effects)
+    white = 255 * lamp / lamp.max()
     out = image.astype(np.float32) * (1 - blob) + blob * white.astype(np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
 
