@@ -86,6 +86,14 @@ measured at the start of a session before anyone studied them (docs/vision.md, "
 * ``vinyl``: round; a black record from above, fine grooves, a bow-tie sheen and a spindle
   hole; the colour only on the centre label (45 % across), the figure printed white on it
   (black on yellow); the heart a small heart of the figure's ink on the label's top rim.
+* ``terrazzo``: square, sharp corners, a thin bevel; a polished terrazzo slab, a mid-tone
+  cement of the colour strewn with small irregular chips of white, grey, black and a few
+  other stones; the figure an inlay of smooth off-white stone in a thin dark brass strip;
+  the heart a small brass inlay at the foot; a faint broad polish over the upper left.
+* ``cookie``: round, its outline a little out of round; a golden biscuit from above,
+  crumbly, browner and cracked at its baked rim; the middle (75 % across) flooded with
+  glossy icing in the colour, its edge wavy; the figure piped over it in white lines, not
+  filled; the heart a small white piped outline to its right.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -2255,6 +2263,290 @@ def _token_z(colour: BGR | None) -> np.ndarray:
     return _vinyl_face(img, r, 112)
 
 
+# -- terrazzo and cookie ---------------------------------------------------------------------
+
+#: cement pigments, mid tones
+_COL_TZ: dict[Colour, BGR] = {
+    Colour.BLUE: (150, 95, 45),
+    Colour.RED: (55, 60, 170),
+    Colour.YELLOW: (50, 165, 210),
+    Colour.GREEN: (90, 140, 60),
+    Colour.PURPLE: (125, 60, 115),
+}
+_TOK_TZ = _token_palette(_COL_TZ, black=(40, 38, 38), white=(232, 234, 232))
+_STONE_TZ: BGR = (222, 232, 236)
+_BRASS_TZ: BGR = (60, 140, 185)
+_BRASS_DARK_TZ: BGR = (40, 95, 135)
+#: the marble chips strewn in the cement: white, greys, black and a few of other stones,
+#: with how often each is drawn
+_AGGREGATE_TZ: list[tuple[BGR, float]] = [
+    ((238, 240, 240), 0.3),
+    ((178, 180, 178), 0.18),
+    ((110, 112, 112), 0.14),
+    ((32, 32, 34), 0.18),
+    ((50, 75, 160), 0.05),  # rust red
+    ((70, 160, 205), 0.05),  # ochre
+    ((120, 155, 115), 0.04),  # sage
+    ((150, 120, 90), 0.03),  # slate blue
+    ((170, 175, 225), 0.03),  # pink marble
+]
+
+
+def _aggregate(img: np.ndarray, seed: int, chips: int, keep_out: np.ndarray | None = None) -> None:
+    """Strew ``chips`` small irregular stone chips over ``img`` (not where ``keep_out`` is).
+
+    Each chip is a random polygon of five to eight corners, most small and a few large,
+    its stone drawn from the aggregate's mix and its tone a little uneven.
+    """
+    n = len(img)
+    rng = np.random.default_rng(seed)
+    stones = np.array([c for c, _ in _AGGREGATE_TZ], np.float32)
+    odds = np.array([p for _, p in _AGGREGATE_TZ])
+    layer = img.copy()
+    for _ in range(chips):
+        x, y = rng.uniform(0, n, 2)
+        size = n * (0.008 + 0.022 * rng.random() ** 2)
+        corners = rng.integers(5, 9)
+        angles = np.sort(rng.uniform(0, 2 * np.pi, corners))
+        radii = size * rng.uniform(0.55, 1.2, corners)
+        pts = np.stack([x + radii * np.cos(angles), y + radii * np.sin(angles)], 1)
+        stone = stones[rng.choice(len(stones), p=odds / odds.sum())] + rng.normal(0, 8)
+        cv2.fillPoly(layer, [pts.astype(np.int32)], tuple(float(v) for v in stone), _AA)
+    if keep_out is not None:
+        layer[keep_out] = img[keep_out]
+    img[:] = layer
+
+
+def _inlay(img: np.ndarray, mask: np.ndarray, fill: BGR | np.ndarray, strip: float) -> None:
+    """Set ``mask`` into the slab in ``fill`` (a colour or a picture), edged by a brass strip
+    ``strip`` pixels wide."""
+    k = max(1, int(strip))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+    img[cv2.dilate(mask.astype(np.uint8), disc) > 0] = _BRASS_DARK_TZ
+    img[mask] = np.broadcast_to(np.asarray(fill, np.float32), img.shape)[mask]
+
+
+def _polish(img: np.ndarray, strength: float = 0.14) -> None:
+    """The faint broad sheen of a polished floor: a soft band of light across the upper left."""
+    n = len(img)
+    band = np.zeros((n, n), np.float32)
+    cv2.ellipse(
+        band, (int(0.35 * n), int(0.35 * n)), (int(0.5 * n), int(0.12 * n)), -45, 0, 360, 1.0, -1
+    )
+    band = cv2.GaussianBlur(band, (0, 0), 0.08 * n)[..., None]
+    img[:] = img + (255 - img) * strength * band
+
+
+def _bevel(img: np.ndarray, width: float) -> None:
+    """A thin ground bevel round a square slab: lit along the top and left, shaded below, right."""
+    w = max(1, int(width))
+    light = np.ones(img.shape[:2], np.float32)
+    light[:w] = 1.15
+    light[:, :w] = 1.15
+    light[-w:] = 0.8
+    light[:, -w:] = 0.8
+    img *= light[..., None]
+
+
+def _terrazzo_ground(n: int, colour: BGR, seed: int, chips: int) -> np.ndarray:
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = colour
+    img *= 1 + 0.04 * _mottle(n, seed, 10)[..., None]
+    _aggregate(img, seed + 1, chips)
+    return img
+
+
+def _terrazzo(tile: Tile) -> np.ndarray:
+    n = PX * S
+    seed = 401 + 10 * ALL_TILES.index(tile)
+    img = _terrazzo_ground(n, _COL_TZ[tile.colour], seed, 300)
+    # the figure a smooth off-white stone, never quite even, set in a thin brass strip
+    stone = np.array(_STONE_TZ, np.float32) * (1 + 0.02 * _mottle(n, seed + 3, 6))[..., None]
+    _inlay(img, _shrunk_figure(tile.motif, n, 0.64), stone, 0.011 * n)
+    if tile.heart:
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, n // 2, int(0.875 * n), int(0.055 * n), (255, 255, 255))
+        _inlay(img, heart > 127, _BRASS_TZ, 0.008 * n)
+    _polish(img)
+    _bevel(img, 0.012 * n)
+    return _shrunk(np.clip(img, 0, 255).astype(np.uint8))
+
+
+def _token_tz(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    seed = 17 if colour is None else 19 + sum(colour)
+    img = _terrazzo_ground(n, (170, 172, 170) if colour is None else colour, seed, 140)
+    ring = np.zeros((n, n), np.uint8)
+    cv2.circle(ring, (c, c), int(0.44 * n), 255, int(0.02 * n), _AA)
+    img[ring > 127] = _BRASS_TZ
+    if colour is not None:
+        # a face: a vampire's mouth of black stone with fangs of white, set in brass
+        mouth = np.zeros((n, n), np.uint8)
+        cv2.ellipse(mouth, (c, int(0.4 * n)), (int(0.2 * n), int(0.08 * n)), 0, 0, 180, 255, -1)
+        _inlay(img, mouth > 0, (30, 30, 32), 0.012 * n)
+        _inlay(img, _fangs(n, (0.42, 0.58), 0.045, 0.41, 0.6), _STONE_TZ, 0.008 * n)
+    _polish(img)
+    return with_disc_alpha(_shrunk(np.clip(img, 0, 255).astype(np.uint8), 112))
+
+
+#: food colours
+_COL_CK: dict[Colour, BGR] = {
+    Colour.BLUE: (200, 125, 45),
+    Colour.RED: (55, 45, 205),
+    Colour.YELLOW: (55, 205, 245),
+    Colour.GREEN: (75, 170, 80),
+    Colour.PURPLE: (160, 70, 150),
+}
+_TOK_CK = _token_palette(_COL_CK, black=(45, 42, 44), white=(240, 242, 244))
+_BAKED_CK: BGR = (80, 155, 210)
+_CRUST_CK: BGR = (40, 92, 150)
+_PIPING_CK: BGR = (246, 248, 250)
+_CHOC_CK: BGR = (35, 55, 85)
+
+
+def _biscuit(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A round biscuit from above: its picture, its outline, and each pixel's radius and angle.
+
+    The dough is golden, crumbly (a fine speckle, darker baked spots, pale sugar), browner
+    towards a rim that is a little out of round, and split by a few short cracks.
+    """
+    rng = np.random.default_rng(seed)
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    a = np.arctan2(yy - c, xx - c)
+    wobble = sum(rng.uniform(0.002, 0.005) * np.sin(k * a + rng.uniform(0, 6.3)) for k in (3, 5, 8))
+    edge = 0.488 + wobble
+    baked = np.clip((r - (edge - 0.09)) / 0.09, 0, 1) ** 1.5
+    dough, crust = np.array(_BAKED_CK, np.float32), np.array(_CRUST_CK, np.float32)
+    img = dough + (crust - dough) * baked[..., None]
+    img *= 1 + 0.06 * _mottle(n, seed + 1, 20)[..., None]
+    img = _grain(np.clip(img, 0, 255).astype(np.uint8), seed + 2, 9.0).astype(np.float32)
+    for x, y in rng.uniform(0, n, (int(0.0009 * n * n / S**2), 2)).astype(int):
+        spot = 0.55 if rng.random() < 0.6 else 1.25
+        cv2.circle(
+            img,
+            (x, y),
+            int(rng.uniform(0.3, 1.0) * S),
+            tuple(float(v) for v in np.clip(img[y, x] * spot, 0, 255)),
+            -1,
+            _AA,
+        )
+    for _ in range(6):
+        t = rng.uniform(0, 2 * np.pi)
+        pts, rad = [], edge.max()
+        for _ in range(7):
+            pts.append([c + rad * n * np.cos(t), c + rad * n * np.sin(t)])
+            rad -= rng.uniform(0.012, 0.025)
+            t += rng.normal(0, 0.05)
+        line = np.array(pts, np.int32)
+        cv2.polylines(img, [line + S // 2], False, (150, 205, 235), max(1, S // 2), _AA)
+        cv2.polylines(img, [line], False, (25, 50, 85), max(1, S // 2), _AA)
+    # the biscuit rounds off at its edge, away from the light
+    img *= (1 - 0.3 * np.clip((r - edge + 0.02) / 0.02, 0, 1))[..., None]
+    return img, r <= edge, r, a
+
+
+def _icing(
+    img: np.ndarray, r: np.ndarray, a: np.ndarray, colour: BGR, radius: float, seed: int
+) -> np.ndarray:
+    """Flood icing in ``colour`` over the middle, its edge wavy, glossy: return where it lies.
+
+    It casts a soft shadow on the biscuit below and to the right, is a shade deeper where it
+    thins at its edge and shines in a soft streak of the lamp at the upper left.
+    """
+    n = len(img)
+    rng = np.random.default_rng(seed)
+    edge = radius + sum(
+        rng.uniform(0.004, 0.009) * np.sin(k * a + rng.uniform(0, 6.3)) for k in (5, 7, 11)
+    )
+    iced = r <= edge
+    shadow = cv2.GaussianBlur(
+        np.roll(iced.astype(np.float32), (int(0.01 * n), int(0.01 * n)), (0, 1)), (0, 0), 0.006 * n
+    )
+    img *= (1 - 0.35 * shadow * ~iced)[..., None]
+    base = np.array(colour, np.float32) * (1 + 0.03 * _mottle(n, seed + 1, 8))[..., None]
+    rim = np.clip((r - edge + 0.018) / 0.018, 0, 1)[..., None]
+    img[iced] = (base * (1 - 0.25 * rim))[iced]
+    gloss = np.zeros((n, n), np.float32)
+    cv2.ellipse(
+        gloss, (int(0.36 * n), int(0.3 * n)), (int(0.13 * n), int(0.03 * n)), -40, 0, 360, 1.0, -1
+    )
+    gloss = cv2.GaussianBlur(gloss, (0, 0), 0.02 * n) * iced
+    img[:] = img + (255 - img) * 0.45 * gloss[..., None]
+    return iced
+
+
+def _piped(img: np.ndarray, lines: np.ndarray, colour: BGR) -> None:
+    """Pipe ``lines`` (a mask) in raised icing of ``colour``: a soft shadow down and right."""
+    n = len(img)
+    shade = cv2.GaussianBlur(
+        np.roll(lines.astype(np.float32), (int(0.006 * n), int(0.006 * n)), (0, 1)),
+        (0, 0),
+        0.004 * n,
+    )
+    img *= (1 - 0.4 * shade)[..., None]
+    img[lines] = colour
+    shine = cv2.GaussianBlur(
+        np.roll(lines.astype(np.float32), (-int(0.003 * n), -int(0.003 * n)), (0, 1)) * lines,
+        (0, 0),
+        0.002 * n,
+    )
+    img[:] = img + (255 - img) * 0.3 * shine[..., None]
+
+
+def _line_figure(motif: Motif, n: int, zoom: float, thick: float, dx: float) -> np.ndarray:
+    """The figure as a line ``thick`` pixels wide, drawn ``zoom`` times its size, ``dx`` right."""
+    big = np.zeros((n, n), np.uint8)
+    _silhouette(big, motif, n, (255, 255, 255), fill=False, thick=max(1, int(thick / zoom)))
+    small = cv2.resize(big, None, fx=zoom, fy=zoom, interpolation=cv2.INTER_AREA)
+    off = (n - len(small)) // 2
+    out = np.zeros((n, n), np.uint8)
+    out[off : off + len(small), off : off + len(small)] = small
+    return np.roll(out, int(dx), axis=1) > 110
+
+
+def _cookie(tile: Tile) -> np.ndarray:
+    n = PX * S
+    seed = 503 + 10 * ALL_TILES.index(tile)
+    img, outline, r, a = _biscuit(n, seed)
+    _icing(img, r, a, _COL_CK[tile.colour], 0.375, seed + 3)
+    lines = _line_figure(tile.motif, n, 0.74, 0.022 * n, -0.05 * n if tile.heart else 0)
+    if tile.heart:
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, int(0.71 * n), int(0.66 * n), int(0.05 * n), 255, int(0.02 * n))
+        lines |= heart > 127
+    _piped(img, lines, _PIPING_CK)
+    return _cap_alpha(np.clip(img, 0, 255), outline, PX)
+
+
+def _token_ck(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    img, outline, r, a = _biscuit(n, 29)
+    if colour is None:
+        # the back: a plain biscuit, docked with a ring of small holes
+        for k in range(8):
+            t = k * np.pi / 4
+            at = (int(c + 0.22 * n * np.cos(t)), int(c + 0.22 * n * np.sin(t)))
+            cv2.circle(img, at, int(0.018 * n), (30, 60, 100), -1, _AA)
+        cv2.circle(img, (c, c), int(0.018 * n), (30, 60, 100), -1, _AA)
+    else:
+        # a face: iced in the colour, a vampire's mouth and fangs piped over it
+        _icing(img, r, a, colour, 0.37, 31 + sum(colour))
+        pipe = _CHOC_CK if sum(colour) > 600 else _PIPING_CK
+        marks = np.zeros((n, n), np.uint8)
+        w = int(0.025 * n)
+        cv2.ellipse(marks, (c, int(0.4 * n)), (int(0.2 * n), int(0.09 * n)), 0, 0, 180, 255, w, _AA)
+        cv2.line(marks, (int(0.3 * n), int(0.4 * n)), (int(0.7 * n), int(0.4 * n)), 255, w, _AA)
+        for x in (0.42, 0.58):
+            pts = np.array([[x - 0.045, 0.4], [x + 0.045, 0.4], [x, 0.6]]) * n
+            cv2.polylines(marks, [pts.astype(np.int32)], True, 255, w, _AA)
+        _piped(img, marks > 110, pipe)
+    return _cap_alpha(np.clip(img, 0, 255), outline, 112)
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -2299,6 +2591,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "chip": ("round", _chip_tile, _token_x, _TOK_X),
     "azulejo": ("square", _azulejo, _token_y, _TOK_Y),
     "vinyl": ("round", _vinyl, _token_z, _TOK_Z),
+    "terrazzo": ("square", _terrazzo, _token_tz, _TOK_TZ),
+    "cookie": ("round", _cookie, _token_ck, _TOK_CK),
 }
 
 
