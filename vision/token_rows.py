@@ -69,7 +69,60 @@ def as_the_rules_allow(
     backs, rest = backs_among_unsure(kept, unsure)
     ends, rest = ends_among_unsure(kept, rest, backs)
     turned_down += [(t, f"unsure ({t.confidence:.2f})") for t in rest]
-    return kept + backs + ends, turned_down
+    reported = kept + backs + ends
+    faceless = backs_with_no_face(reported, rest)
+    why = "a back with no face-up token in its row"
+    turned_down += [(reported[i], why) for i in sorted(faceless)]
+    return [t for i, t in enumerate(reported) if i not in faceless], turned_down
+
+
+def backs_with_no_face(
+    tokens: Sequence[TokenDetection], unsure: Sequence[TokenDetection] = ()
+) -> set[int]:
+    """Indices of the backs among ``tokens`` whose group of tokens lying side by side
+    (with the ``unsure`` ones, which may be a row's ends read too unsurely to report)
+    holds no face-up token and is no row (:func:`a_row_of_backs`).
+
+    By the rules a row's ends lie face up, and a row of one is face up, so backs with
+    no face beside them are a row whose ends were missed or no player's row at all.
+    What reads as backs alone is a tile whose print looks like the back: the black
+    grooved rim of a record-like tile on a dark cloth, cut at a token's size round its
+    label, read as backs at 0.96 (36 of them on one photo, in clumps round the labels,
+    no face among them). A row whose two white ends were both missed lies in a
+    straight line of evenly spaced backs, and is kept.
+    """
+    pieces = [*tokens, *unsure]
+    if all(t.face_up for t in tokens):
+        return set()
+    _, _, _, _, beside = _side_by_side(pieces)
+    faceless: set[int] = set()
+    for group in _groups(beside):
+        if not any(pieces[i].face_up for i in group) and not a_row_of_backs(pieces, group):
+            faceless |= {i for i in group if i < len(tokens)}
+    return faceless
+
+
+def a_row_of_backs(tokens: Sequence[TokenDetection], group: Sequence[int]) -> bool:
+    """Whether the tokens of ``group`` lie as a row's middle does: two or more in one
+    straight line (:data:`STRAIGHT`), each step between neighbours a token's diameter
+    (:data:`STEP_RANGE`) and alike (:data:`EVEN_SPACING`)."""
+    if len(group) < 2:
+        return False
+    centres = np.array([tokens[i].center for i in group], dtype=np.float64)
+    diameter = float(np.median([_diameter(tokens[i].polygon) for i in group]))
+    middle = centres.mean(axis=0)
+    axes = np.linalg.svd(centres - middle)[2]
+    along, across = (centres - middle) @ axes[0], (centres - middle) @ axes[1]
+    if np.abs(across).max() > STRAIGHT * diameter:
+        return False
+    steps = np.diff(np.sort(along))
+    low, high = STEP_RANGE
+    typical = float(np.median(steps))
+    return bool(
+        low * diameter <= steps.min()
+        and steps.max() <= high * diameter
+        and np.all(np.abs(steps - typical) <= EVEN_SPACING * typical)
+    )
 
 
 def over_surer(tokens: Sequence[TokenDetection]) -> set[int]:
