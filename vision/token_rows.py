@@ -89,17 +89,53 @@ def backs_with_no_face(
     grooved rim of a record-like tile on a dark cloth, cut at a token's size round its
     label, read as backs at 0.96 (36 of them on one photo, in clumps round the labels,
     no face among them). A row whose two white ends were both missed lies in a
-    straight line of evenly spaced backs, and is kept.
+    straight line of evenly spaced backs, and is kept; so are backs lying on in line
+    with a row that has a face, past tokens not read (a row's back beyond two backs
+    that were missed).
     """
     pieces = [*tokens, *unsure]
     if all(t.face_up for t in tokens):
         return set()
     _, _, _, _, beside = _side_by_side(pieces)
+    groups = _groups(beside)
+    rows = [g for g in groups if len(g) >= 2 and any(pieces[i].face_up for i in g)]
     faceless: set[int] = set()
-    for group in _groups(beside):
-        if not any(pieces[i].face_up for i in group) and not a_row_of_backs(pieces, group):
-            faceless |= {i for i in group if i < len(tokens)}
+    for group in groups:
+        if any(pieces[i].face_up for i in group) or a_row_of_backs(pieces, group):
+            continue
+        if any(_in_line_with(pieces, group, row) for row in rows):
+            continue
+        faceless |= {i for i in group if i < len(tokens)}
     return faceless
+
+
+#: A row's tokens missed between a part read and the rest of it, at most.
+_MISSED_IN_A_ROW = 3
+
+
+def _in_line_with(
+    tokens: Sequence[TokenDetection], group: Sequence[int], row: Sequence[int]
+) -> bool:
+    """Whether a token of ``group`` lies on along the straight line of ``row``, a few
+    steps past its nearer end (:data:`_MISSED_IN_A_ROW` tokens not read between)."""
+    centres = np.array([t.center for t in tokens], dtype=np.float64)
+    diameter = float(np.median([_diameter(tokens[i].polygon) for i in row]))
+    inside = centres[list(row)]
+    middle = inside.mean(axis=0)
+    way = np.linalg.svd(inside - middle)[2][0]
+    if np.abs((inside - middle) @ np.array([-way[1], way[0]])).max() > STRAIGHT * diameter:
+        return False
+    reach = (_MISSED_IN_A_ROW + 1) * STEP_RANGE[1] * diameter
+    for k in group:
+        offsets = centres[k] - inside
+        apart = np.linalg.norm(offsets, axis=1)
+        nearest = int(np.argmin(apart))
+        if (
+            apart[nearest] <= reach
+            and abs(float(offsets[nearest] @ way)) >= IN_LINE * apart[nearest]
+        ):
+            return True
+    return False
 
 
 def a_row_of_backs(tokens: Sequence[TokenDetection], group: Sequence[int]) -> bool:

@@ -166,6 +166,14 @@ def test_a_straight_even_line_of_backs_is_a_row_whose_ends_were_missed():
     assert backs_with_no_face(uneven) == {0, 1, 2}
 
 
+def test_a_back_in_line_with_a_row_past_tokens_not_read_is_the_row_s():
+    # the row's end and two backs beyond the lone one were missed
+    row = [_token(100 + 31 * k, 300, None if k < 2 else "red") for k in range(3)]
+    beyond = _token(100 - 31 * 3, 300, None)
+    off_line = _token(100 - 31 * 2, 360, None)
+    assert backs_with_no_face([*row, beyond, off_line]) == {4}
+
+
 def test_backs_beside_a_face_too_unsure_to_report_may_still_be_a_row():
     # the row's end was read face up, but too unsurely to report
     backs = [_token(131, 300, None), _token(162, 300, None)]
