@@ -69,7 +69,96 @@ def as_the_rules_allow(
     backs, rest = backs_among_unsure(kept, unsure)
     ends, rest = ends_among_unsure(kept, rest, backs)
     turned_down += [(t, f"unsure ({t.confidence:.2f})") for t in rest]
-    return kept + backs + ends, turned_down
+    reported = kept + backs + ends
+    faceless = backs_with_no_face(reported, rest)
+    why = "a back with no face-up token in its row"
+    turned_down += [(reported[i], why) for i in sorted(faceless)]
+    return [t for i, t in enumerate(reported) if i not in faceless], turned_down
+
+
+def backs_with_no_face(
+    tokens: Sequence[TokenDetection], unsure: Sequence[TokenDetection] = ()
+) -> set[int]:
+    """Indices of the backs among ``tokens`` whose group of tokens lying side by side
+    (with the ``unsure`` ones, which may be a row's ends read too unsurely to report)
+    holds no face-up token and is no row (:func:`a_row_of_backs`).
+
+    By the rules a row's ends lie face up, and a row of one is face up, so backs with
+    no face beside them are a row whose ends were missed or no player's row at all.
+    What reads as backs alone is a tile whose print looks like the back: the black
+    grooved rim of a record-like tile on a dark cloth, cut at a token's size round its
+    label, read as backs at 0.96 (36 of them on one photo, in clumps round the labels,
+    no face among them). A row whose two white ends were both missed lies in a
+    straight line of evenly spaced backs, and is kept; so are backs lying on in line
+    with a row that has a face, past tokens not read (a row's back beyond two backs
+    that were missed).
+    """
+    pieces = [*tokens, *unsure]
+    if all(t.face_up for t in tokens):
+        return set()
+    _, _, _, _, beside = _side_by_side(pieces)
+    groups = _groups(beside)
+    rows = [g for g in groups if len(g) >= 2 and any(pieces[i].face_up for i in g)]
+    faceless: set[int] = set()
+    for group in groups:
+        if any(pieces[i].face_up for i in group) or a_row_of_backs(pieces, group):
+            continue
+        if any(_in_line_with(pieces, group, row) for row in rows):
+            continue
+        faceless |= {i for i in group if i < len(tokens)}
+    return faceless
+
+
+#: A row's tokens missed between a part read and the rest of it, at most.
+_MISSED_IN_A_ROW = 3
+
+
+def _in_line_with(
+    tokens: Sequence[TokenDetection], group: Sequence[int], row: Sequence[int]
+) -> bool:
+    """Whether a token of ``group`` lies on along the straight line of ``row``, a few
+    steps past its nearer end (:data:`_MISSED_IN_A_ROW` tokens not read between)."""
+    centres = np.array([t.center for t in tokens], dtype=np.float64)
+    diameter = float(np.median([_diameter(tokens[i].polygon) for i in row]))
+    inside = centres[list(row)]
+    middle = inside.mean(axis=0)
+    way = np.linalg.svd(inside - middle)[2][0]
+    if np.abs((inside - middle) @ np.array([-way[1], way[0]])).max() > STRAIGHT * diameter:
+        return False
+    reach = (_MISSED_IN_A_ROW + 1) * STEP_RANGE[1] * diameter
+    for k in group:
+        offsets = centres[k] - inside
+        apart = np.linalg.norm(offsets, axis=1)
+        nearest = int(np.argmin(apart))
+        if (
+            apart[nearest] <= reach
+            and abs(float(offsets[nearest] @ way)) >= IN_LINE * apart[nearest]
+        ):
+            return True
+    return False
+
+
+def a_row_of_backs(tokens: Sequence[TokenDetection], group: Sequence[int]) -> bool:
+    """Whether the tokens of ``group`` lie as a row's middle does: two or more in one
+    straight line (:data:`STRAIGHT`), each step between neighbours a token's diameter
+    (:data:`STEP_RANGE`) and alike (:data:`EVEN_SPACING`)."""
+    if len(group) < 2:
+        return False
+    centres = np.array([tokens[i].center for i in group], dtype=np.float64)
+    diameter = float(np.median([_diameter(tokens[i].polygon) for i in group]))
+    middle = centres.mean(axis=0)
+    axes = np.linalg.svd(centres - middle)[2]
+    along, across = (centres - middle) @ axes[0], (centres - middle) @ axes[1]
+    if np.abs(across).max() > STRAIGHT * diameter:
+        return False
+    steps = np.diff(np.sort(along))
+    low, high = STEP_RANGE
+    typical = float(np.median(steps))
+    return bool(
+        low * diameter <= steps.min()
+        and steps.max() <= high * diameter
+        and np.all(np.abs(steps - typical) <= EVEN_SPACING * typical)
+    )
 
 
 def over_surer(tokens: Sequence[TokenDetection]) -> set[int]:

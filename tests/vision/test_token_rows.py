@@ -9,6 +9,7 @@ from vision.token_rows import (
     as_the_rules_allow,
     backs_among_unsure,
     backs_in_middles,
+    backs_with_no_face,
     ends_among_unsure,
     gap_step,
     over_surer,
@@ -143,6 +144,40 @@ def test_what_the_rules_do_not_allow_is_turned_down_with_its_reason():
     ]
     reasons = sorted(why.split(" ")[0] for _, why in turned_down)
     assert reasons == ["one"] * 4 + ["unsure"]
+
+
+def test_backs_with_no_face_up_token_beside_them_are_no_player_s_row():
+    # a row's ends lie face up: backs alone, or side by side with backs only, are
+    # something else (the grooved rims of record-like tiles on a dark cloth)
+    row = [_token(100, 300, "red"), _token(131, 300, None), _token(162, 300, "white")]
+    lone = [_token(400, 100, None)]
+    clump = [_token(600, 500, None), _token(631, 500, None), _token(615, 527, None)]
+    tokens = row + lone + clump
+    assert backs_with_no_face(tokens) == {3, 4, 5, 6}
+    kept, turned_down = as_the_rules_allow(tokens, [], doubt=0.9)
+    assert sorted(t.center for t in kept) == [(100, 300), (131, 300), (162, 300)]
+    assert {why for _, why in turned_down} == {"a back with no face-up token in its row"}
+
+
+def test_a_straight_even_line_of_backs_is_a_row_whose_ends_were_missed():
+    backs = [_token(100 + 31 * k, 300 + 5 * k, None) for k in range(4)]
+    assert backs_with_no_face(backs) == set()
+    uneven = [_token(x, 300, None) for x in (100, 131, 175)]
+    assert backs_with_no_face(uneven) == {0, 1, 2}
+
+
+def test_a_back_in_line_with_a_row_past_tokens_not_read_is_the_row_s():
+    # the row's end and two backs beyond the lone one were missed
+    row = [_token(100 + 31 * k, 300, None if k < 2 else "red") for k in range(3)]
+    beyond = _token(100 - 31 * 3, 300, None)
+    off_line = _token(100 - 31 * 2, 360, None)
+    assert backs_with_no_face([*row, beyond, off_line]) == {4}
+
+
+def test_backs_beside_a_face_too_unsure_to_report_may_still_be_a_row():
+    # the row's end was read face up, but too unsurely to report
+    backs = [_token(131, 300, None), _token(162, 300, None)]
+    assert backs_with_no_face(backs, [_unsure(_token(100, 300, "white"), 0.3)]) == set()
 
 
 def test_a_print_with_one_copy_not_read_is_still_a_print():
