@@ -301,29 +301,34 @@ def _cloth_objects(
     # a tile printed on the cloth's own green or red (the cells clinging to it are
     # opened away)
     cells = colour_pieces(labels[half], range(len(palette)))
-    grounds = oversized_cells(cells, band[half], mask[half], darkest=int(np.argmin(palette[:, 0])))
-    if grounds is not None:
-        pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
-    # and where the cloth stops repeating itself: a pale tile whose figure and edge
-    # are in the cloth's own colours, under two cells wide
-    fine = periods = places = None
+    # where the cloth stops repeating itself: a pale tile whose figure and edge are in
+    # the cloth's own colours, under two cells wide
+    fine = periods = places = broken = None
     mixed = _mixed_colours(palette)
     found = cloth_breaks(labels[half], cells, band[half], mixed)
+    full_scale = False
+    if found is None and (finer := _compared_finer(cells, band[half])):
+        # a check too fine to compare with itself at half scale is compared at the full
+        # work scale: there a tile under three cells wide is still broken over most of it
+        found = cloth_breaks(labels, colour_pieces(labels, finer), band, mixed)
+        full_scale = True
+    broken_half = None
     if found is not None:
+        broken_half = found[0][half] if full_scale else found[0]
+    grounds = oversized_cells(
+        cells, band[half], mask[half], darkest=int(np.argmin(palette[:, 0])), broken=broken_half
+    )
+    if grounds is not None:
+        pattern = grounds if pattern is None else cv2.bitwise_or(pattern, grounds)
+    if found is not None and not full_scale:
         breaks = break_objects(found[0], found[1], mask[half])
         if breaks is not None:
             pattern = breaks if pattern is None else cv2.bitwise_or(pattern, breaks)
         broken = cv2.resize(found[0], size, interpolation=cv2.INTER_NEAREST)
         periods = tuple(_doubled(coef) for coef in found[2])
-    elif finer := _compared_finer(cells, band[half]):
-        # a check too fine to compare with itself at half scale is compared at the full
-        # work scale: there a tile under three cells wide is still broken over most of it
-        found = cloth_breaks(labels, colour_pieces(labels, finer), band, mixed)
-        if found is not None:
-            fine = break_objects(found[0], found[1], mask)
-            broken, periods = found[0], tuple(found[2])
-    if found is None:
-        broken = None
+    elif found is not None:
+        fine = break_objects(found[0], found[1], mask)
+        broken, periods = found[0], tuple(found[2])
     if pattern is not None:
         pattern = cv2.resize(pattern, size, interpolation=cv2.INTER_NEAREST)
     if fine is not None:
@@ -668,7 +673,11 @@ def colour_pieces(labels: np.ndarray, colours: Iterable[int]) -> list[ColourPiec
 
 
 def oversized_cells(
-    cells: list[ColourPieces], band: np.ndarray, seen: np.ndarray, darkest: int = -1
+    cells: list[ColourPieces],
+    band: np.ndarray,
+    seen: np.ndarray,
+    darkest: int = -1,
+    broken: np.ndarray | None = None,
 ) -> np.ndarray | None:
     """Objects on a patterned cloth found by a cloth colour spreading wider than its cells.
 
@@ -686,6 +695,15 @@ def oversized_cells(
     it is shaped like a piece: a tile in the cloth's own two colours (a green tile with
     a pale figure on a green gingham) shows colour nowhere. Not in the paler colours: a
     lamp's glare washes a round stretch of cloth into pale rings.
+
+    Colour must see part of a ground; that it lies near all of it (see :func:`_confirmed`)
+    may also be shown by where the cloth stops repeating itself (``broken``, 0/255, at
+    the scale of ``cells``; :func:`cloth_breaks`): a block of pale tiles whose figures
+    are small leaves much of its ground over a cell and a half from any colour, but
+    their borders and ornaments, in the cloth's own colours, break its repetition all
+    over it, where cloth washed pale by a lamp or darkened by a shadow repeats itself
+    (azulejo seed 2024 #3: a block of 15 cream tiles on a blue gingham, 35 % of its
+    ground beyond colour's reach, none beyond the breaks').
     """
     found = np.zeros(seen.shape, np.uint8)
     dark = np.zeros(seen.shape, np.uint8)
@@ -725,7 +743,8 @@ def oversized_cells(
     side = 2 * int(cell) + 1
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (side, side))
     grouped = cv2.morphologyEx(objects, cv2.MORPH_CLOSE, kernel)
-    confirmed = _confirmed(grouped, seen, SEEN_REACH * cell, seen_max=1.0)
+    near = seen if broken is None else cv2.bitwise_or(seen, broken)
+    confirmed = _confirmed(grouped, seen, SEEN_REACH * cell, seen_max=1.0, near=near)
     confirmed = cv2.bitwise_and(confirmed, objects * 255)
     if not dark.any():
         return confirmed
@@ -1115,16 +1134,22 @@ def _opened(mask: np.ndarray, radius: float) -> np.ndarray:
 
 
 def _confirmed(
-    objects: np.ndarray, seen: np.ndarray, reach: float, seen_max: float = PATTERN_SEEN_MAX
+    objects: np.ndarray,
+    seen: np.ndarray,
+    reach: float,
+    seen_max: float = PATTERN_SEEN_MAX,
+    near: np.ndarray | None = None,
 ) -> np.ndarray:
     """The regions of ``objects`` that colour has partly (up to ``seen_max``) seen, as 0/255.
 
     The seen part must also be spread over the region: an object's figure or rim lies
     within ``reach`` of all of it, where a stretch of shadowed cloth that happens to
-    touch a tile or a token lies mostly beyond.
+    touch a tile or a token lies mostly beyond. ``near`` (default ``seen``) is what
+    shows that spread.
     """
     seen01 = (seen > 0).astype(np.uint8)
-    far = cv2.distanceTransform(1 - seen01, cv2.DIST_L2, 3) > reach
+    near01 = seen01 if near is None else (near > 0).astype(np.uint8)
+    far = cv2.distanceTransform(1 - near01, cv2.DIST_L2, 3) > reach
     count, components, stats, _ = cv2.connectedComponentsWithStats(objects)
     inside = np.flatnonzero(objects)
     ids = components.ravel()[inside]

@@ -295,6 +295,40 @@ def test_a_block_of_pale_tiles_with_coloured_figures_on_a_checked_cloth_is_whole
     assert _beyond(mask, [block], 6) < 0.002 * mask.size
 
 
+def pale_tiles_with_small_figures(image: np.ndarray, colour: tuple[int, int, int]) -> np.ndarray:
+    """Square tiles as pale as the cloth's pale cells, edged and ornamented at their
+    corners in the cloth's own ``colour``, each with a small coloured figure, laid edge
+    to edge (azulejo's glazed tiles); returns where the block lies."""
+    x0, y0, side = 200, 100, 34
+    for row in range(3):
+        for col in range(4):
+            x, y = x0 + col * side, y0 + row * side
+            cv2.rectangle(image, (x, y), (x + side - 1, y + side - 1), (236, 240, 242), -1)
+            cv2.rectangle(image, (x, y), (x + side - 1, y + side - 1), colour, 1)
+            for cx, cy in [(x, y), (x + side - 1, y), (x, y + side - 1)]:
+                cv2.circle(image, (cx, cy), 3, colour, -1, cv2.LINE_AA)
+            figure = FIGURES[(row * 4 + col) % len(FIGURES)]
+            cv2.circle(image, (x + side // 2, y + side // 2), 3, figure, -1, cv2.LINE_AA)
+    block = np.zeros((HEIGHT, WIDTH), bool)
+    block[y0 : y0 + 3 * side, x0 : x0 + 4 * side] = True
+    return block
+
+
+@pytest.mark.parametrize("cell", [8, 10])
+def test_a_block_of_pale_tiles_with_small_figures_on_a_checked_cloth_is_whole(
+    config: VisionConfig, cell: int
+) -> None:
+    # the figures are too small to lie near all of the pale ground, but the tiles'
+    # edges and ornaments, in the cloth's own colour, break its repetition all over
+    # the block (azulejo seed 2024 #3: 15 cream tiles on a blue gingham, only their
+    # figures in the mask)
+    frame = checked_cloth(cell)
+    block = pale_tiles_with_small_figures(frame, GREEN)
+    mask = object_mask(camera(frame), config)
+    assert coverage(mask, block) > 0.9
+    assert _beyond(mask, [block], 6) < 0.002 * mask.size
+
+
 def test_a_glare_washing_a_checked_cloth_pale_around_a_token_is_not_an_object(
     config: VisionConfig,
 ) -> None:

@@ -1,0 +1,43 @@
+"""A piece's kind, size and why it is turned down (vision/scoring.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.candidates import Candidate
+from vision.matching import StructureMatch
+from vision.outlines import square_quad
+from vision.pieces import Scored
+
+
+def _piece(recogniser, name: str, centre: tuple[float, float], side: float) -> Scored:
+    """A piece of ``side`` at ``centre`` matching ``name``'s faces clearly (0.9, a clear lead)."""
+    group = recogniser.model.group_names.index(name)
+    quad = square_quad(np.array(centre), side / 2, 0.0).astype(np.float32)
+    match = StructureMatch(group, 0.0, 0.9, 0.5, group, 0.0)
+    return Scored(Candidate(quad, True, 0, 0, 1.0), np.zeros((40, 40, 3), np.float32), match)
+
+
+def _block_and_row(recogniser, token_side: float) -> list[Scored]:
+    """A block of 3x5 tiles cut 25 px wide and a row of four tokens of ``token_side``."""
+    tiles = [
+        _piece(recogniser, "monk", (100.0 + 26 * col, 100.0 + 26 * row), 25.0)
+        for row in range(3)
+        for col in range(5)
+    ]
+    tokens = [_piece(recogniser, "token", (150.0 + 40 * i, 300.0), token_side) for i in range(4)]
+    return tiles + tokens
+
+
+def test_clear_tokens_too_large_beside_the_tiles_leave_the_tile_size_unknown(round_recogniser):
+    # tiles whose ground the mask lost are cut at their figures' size; tokens whose
+    # faces match clearly say a tile is far larger (azulejo seed 2024 #3: eight clear
+    # tokens turned down as 1.43 times a tile)
+    scoring = round_recogniser.scoring
+    assert scoring.size_model(_block_and_row(round_recogniser, 36.0), None) is None
+
+
+def test_clear_tokens_smaller_than_the_tiles_leave_their_size_as_it_is(round_recogniser):
+    size_at = round_recogniser.scoring.size_model(_block_and_row(round_recogniser, 18.0), None)
+    assert size_at is not None
+    assert abs(size_at((400.0, 300.0)) - 25.0) < 1.0
