@@ -368,7 +368,7 @@ class Scoring:
 
         A token is smaller than a tile (:attr:`VisionConfig.token_size_range`); where
         two or more tokens whose faces match clearly enough to stand alone
-        (:attr:`VisionConfig.lone_token_min`, with a clear lead) and the most of them
+        (:attr:`VisionConfig.lone_token_min`, with a clear lead) and most of them
         come out larger than that beside the tiles the size was learnt from, the size
         is what is wrong: a plane tilted by a block's own spread and carried far beyond
         it (the median is taken instead), or tiles whose ground the mask lost, matched
