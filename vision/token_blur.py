@@ -116,8 +116,10 @@ def blurred_bank(bank: TemplateBank) -> BlurredBank:
 def prepare(model: AppearanceModel, token_groups: np.ndarray) -> None:
     """The blurred templates made when the recogniser is built (about a second for a
     round set), not on the first frame that asks for them."""
-    if model.round is not None and token_groups.any():
-        blurred_bank(model.round)
+    if token_groups.any():
+        for bank in (model.round, model.square):
+            if bank is not None:
+                blurred_bank(bank)
 
 
 def kept_share(sharp: np.ndarray, blurred: np.ndarray) -> np.ndarray:
@@ -145,29 +147,56 @@ def photo_blur(scoring: Scoring, pieces: list[Scored]) -> float | None:
     back to the frame's pixels by its size; their median. None with too few clear
     matches.
 
+    The clear round pieces judge it where there are enough of them (tokens are what
+    it is read for). Where there are not (a square set whose small tokens all read
+    short of a clear match, 23-30 px: terrazzo seed 7 #3 has two, seed 2024 #9 none)
+    the clear tiles judge it: the camera's blur in frame pixels is the frame's, the
+    same for a tile as for a token beside it.
+
     The blur is the frame's, not the piece's own choice: a piece free to pick its
     blur picks the one that makes it fit, and a softened back (a dark disc with a pale
     middle) fits a die or a print's disc as well (vesper's dice read as backs at 0.9)."""
-    bank = scoring.model.round
-    clear = [s for s in pieces if s.candidate.round and s.score >= _CLEAR]
-    if bank is None or len(clear) < _CLEAR_PIECES:
+    clear = [s for s in pieces if s.score >= _CLEAR]
+    round_clear = [s for s in clear if s.candidate.round]
+    if scoring.model.round is None:
+        return None
+    if len(round_clear) >= _CLEAR_PIECES:
+        clear = round_clear
+    elif len(clear) < _CLEAR_PIECES:
         return None
     clear = sorted(clear, key=lambda s: -s.score)[:_MOST_CLEAR]
+    patch_blur = []
+    for round_ in (True, False):
+        own_shape = [s for s in clear if s.candidate.round == round_]
+        bank = scoring.model.bank(round_)
+        if bank is None or not own_shape:
+            continue
+        patch_blur += _patch_blurs(scoring, bank, own_shape)
+    if not patch_blur:
+        return None
+    return float(np.median(patch_blur)) / scoring.model.round.mask.shape[0]
+
+
+def _patch_blurs(scoring: Scoring, bank: TemplateBank, clear: list[Scored]) -> list[float]:
+    """For each clear piece of ``bank``'s shape, the blur of :data:`BLURS` its own
+    face fits it best under, times the piece's side (over the patch's side: frame
+    pixels). A round piece's own face is looked at a turn step either way; a square
+    one's in the quarter turn it was read in (its small extra turns are the core's)."""
     blurred = blurred_bank(bank)
     vectors = structure_vectors(np.stack([s.patch for s in clear]), bank.mask)
-    step = scoring.config.round_rotation_step_deg
-    patch_blur = []
+    reach = scoring.config.round_rotation_step_deg * 1.01 if bank.round else 45.0
+    out = []
     for vector, s in zip(vectors, clear, strict=True):
         own = blurred.members.get(s.group)
         if own is None:
             continue
         off = np.abs((blurred.turn[own] - s.turn + 180.0) % 360.0 - 180.0)
-        near = own.start + np.flatnonzero(off <= step * 1.01)
+        near = own.start + np.flatnonzero(off <= reach)
+        if not len(near):
+            continue
         fits = (blurred.rows[:, near] @ vector).max(axis=1)
-        patch_blur.append(BLURS[int(np.argmax(fits))] * s.candidate.side)
-    if not patch_blur:
-        return None
-    return float(np.median(patch_blur)) / bank.mask.shape[0]
+        out.append(BLURS[int(np.argmax(fits))] * s.candidate.side)
+    return out
 
 
 def _nearest_blur(blur: float) -> int:
@@ -206,13 +235,26 @@ def blur_matched(
     as its ends: a back lifted to a clear match in a row's middle there made it an
     end, and the row was cut between the wrong two (diagonal seed 7 #9 lost a back).
     The row's new places are matched here too."""
+    if scoring.model.round is None or not any(_worth_a_look(scoring, s) for s in pieces):
+        return pieces, middles
+    out = read_blurred(scoring, pieces, photo_blur(scoring, pieces))
+    for s, t in zip(pieces, out, strict=True):
+        if t is not s and id(s) in middles:
+            middles = middles | {id(t)}
+    return out, middles
+
+
+def read_blurred(scoring: Scoring, pieces: list[Scored], frame_blur: float | None) -> list[Scored]:
+    """``pieces``, each token-like one short of a clear match (:func:`_worth_a_look`)
+    matched against the whole round bank blurred as ``frame_blur`` (frame pixels,
+    :func:`photo_blur`) blurs a piece of its size, each match no better than
+    :func:`bounded` allows: where a token's face then leads and reads better than the
+    piece did, the piece takes that reading (a new :class:`Scored`); the others are
+    returned as they were. ``frame_blur`` None leaves every piece as it was."""
     bank = scoring.model.round
     looked = [i for i, s in enumerate(pieces) if _worth_a_look(scoring, s)]
-    if bank is None or not looked:
-        return pieces, middles
-    frame_blur = photo_blur(scoring, pieces)
-    if frame_blur is None:
-        return pieces, middles
+    if bank is None or not looked or frame_blur is None:
+        return pieces
     patch_px = bank.mask.shape[0]
     levels: dict[int, list[int]] = {}
     for i in looked:
@@ -220,7 +262,7 @@ def blur_matched(
         if BLURS[level] >= LEAST_BLUR:
             levels.setdefault(level, []).append(i)
     if not levels:
-        return pieces, middles
+        return pieces
     blurred = blurred_bank(bank)
     tokens = np.concatenate(
         [
@@ -261,6 +303,4 @@ def blur_matched(
                 runner_turn=float(turns[row, second]),
             )
             out[i] = replace(s, match=match)
-            if id(s) in middles:
-                middles = middles | {id(out[i])}
-    return out, middles
+    return out

@@ -65,7 +65,8 @@ def as_the_rules_allow(
     printed = printed_copies(tokens)
     why = "one of {} faces printed side by side, not a player's row"
     turned_down += [(tokens[i], why.format(tokens[i].colour)) for i in sorted(printed)]
-    kept = backs_in_middles([t for i, t in enumerate(tokens) if i not in printed], doubt, unsure)
+    tokens = [t for i, t in enumerate(tokens) if i not in printed]
+    kept = backs_in_middles(alike_backs_turned_over(tokens, unsure), doubt, unsure)
     backs, rest = backs_among_unsure(kept, unsure)
     ends, rest = ends_among_unsure(kept, rest, backs)
     turned_down += [(t, f"unsure ({t.confidence:.2f})") for t in rest]
@@ -214,6 +215,35 @@ def runs_on_into_a_token(tokens: Sequence[TokenDetection], group: Sequence[int])
             if beside[end, j] and ahead:
                 return True
     return False
+
+
+def alike_backs_turned_over(
+    tokens: Sequence[TokenDetection], unsure: Sequence[TokenDetection] = ()
+) -> list[TokenDetection]:
+    """The tokens, with the faces of one colour that lie in a line running on into
+    another token (:func:`runs_on_into_a_token`) taken for backs where they lie in a
+    row's middle (:func:`row_middles`, judged with the ``unsure`` tokens), however
+    surely they were read.
+
+    Such a line is a player's row whose backs were read as faces of one colour: a
+    back whose own art is finer than a small token shows (a biscuit's docking holes
+    at 30 px) keeps only its rim, which matches a face's outline better, and its
+    colour is a guess, alike along the row (``cookie`` seed 2024 #9: four backs read
+    as yellow faces at 0.94-1.0 between a blue and a red end). By the rules a row's
+    middle lies face down, and copies of one face in a line that a token continues
+    are no print (:func:`printed_copies`) nor a row's two ends."""
+    if len(tokens) < LEAST_COPIES:
+        return list(tokens)
+    inside = {i for g in printed_groups(tokens) if runs_on_into_a_token(tokens, g) for i in g}
+    if not inside:
+        return list(tokens)
+    middles = row_middles([*tokens, *unsure])
+    return [
+        TokenDetection(None, False, t.center, t.polygon, t.confidence)
+        if i in inside and i in middles
+        else t
+        for i, t in enumerate(tokens)
+    ]
 
 
 def printed_groups(tokens: Sequence[TokenDetection]) -> list[list[int]]:

@@ -6,6 +6,7 @@ import numpy as np
 
 from vision.results import TokenDetection
 from vision.token_rows import (
+    alike_backs_turned_over,
     as_the_rules_allow,
     backs_among_unsure,
     backs_in_middles,
@@ -312,3 +313,32 @@ def test_a_face_read_unsurely_past_an_unsure_back_ends_the_row_where_a_sure_back
     face = [_token(100, 300, "red")]
     back = [_unsure(_token(131, 300, None), 0.22)]
     assert ends_among_unsure(face, [_unsure(_token(162, 300, "white"), 0.24)], back)[0] == []
+
+
+def test_alike_faces_read_surely_between_a_row_s_two_ends_are_its_backs():
+    # backs of fine art read as faces of one colour however surely (cookie seed 2024
+    # #9: yellow at 0.94-1.0 between a blue and a red end): a line of copies that a
+    # token continues is a row, and its middle lies face down
+    row = [_token(100, 300, "blue")]
+    row += [_token(100 + 31 * k, 300, "yellow") for k in (1, 2, 3, 4)]
+    row.append(_token(100 + 31 * 5, 300, "red"))
+    kept, turned_down = as_the_rules_allow(row, [], doubt=0.9)
+    assert [(t.colour, t.face_up) for t in kept] == [
+        ("blue", True),
+        *[(None, False)] * 4,
+        ("red", True),
+    ]
+    assert turned_down == []
+
+
+def test_alike_faces_read_surely_keep_the_row_s_end_among_them_and_a_print_its_faces():
+    # the row's end read in the backs' colour stays a face (no neighbour past it); a
+    # print's copies with nothing in line past them are no row
+    row = [_token(100 + 31 * k, 300, "white") for k in range(4)] + [_token(224, 300, "green")]
+    assert [(t.colour, t.face_up) for t in alike_backs_turned_over(row)] == [
+        ("white", True),
+        *[(None, False)] * 3,
+        ("green", True),
+    ]
+    printed = [_token(100 + 32 * k, 50, "black") for k in range(4)]
+    assert alike_backs_turned_over(printed) == printed
