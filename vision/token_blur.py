@@ -235,25 +235,27 @@ def blur_matched(
     as its ends: a back lifted to a clear match in a row's middle there made it an
     end, and the row was cut between the wrong two (diagonal seed 7 #9 lost a back).
     The row's new places are matched here too."""
-    if scoring.model.round is None or not any(_worth_a_look(scoring, s) for s in pieces):
-        return pieces, middles
-    out = read_blurred(scoring, pieces, photo_blur(scoring, pieces))
+    out = read_blurred(scoring, pieces, pieces)
     for s, t in zip(pieces, out, strict=True):
         if t is not s and id(s) in middles:
             middles = middles | {id(t)}
     return out, middles
 
 
-def read_blurred(scoring: Scoring, pieces: list[Scored], frame_blur: float | None) -> list[Scored]:
+def read_blurred(scoring: Scoring, pieces: list[Scored], judges: list[Scored]) -> list[Scored]:
     """``pieces``, each token-like one short of a clear match (:func:`_worth_a_look`)
-    matched against the whole round bank blurred as ``frame_blur`` (frame pixels,
-    :func:`photo_blur`) blurs a piece of its size, each match no better than
-    :func:`bounded` allows: where a token's face then leads and reads better than the
-    piece did, the piece takes that reading (a new :class:`Scored`); the others are
-    returned as they were. ``frame_blur`` None leaves every piece as it was."""
+    matched against the whole round bank blurred as the frame blurs a piece of its
+    size (:func:`photo_blur`, judged by the frame's pieces ``judges``, and only where a
+    piece is worth the look), each match no better than :func:`bounded` allows: where
+    a token's face then leads and reads better than the piece did, the piece takes
+    that reading (a new :class:`Scored`); the others are returned as they were. A
+    frame whose blur cannot be judged leaves every piece as it was."""
     bank = scoring.model.round
     looked = [i for i, s in enumerate(pieces) if _worth_a_look(scoring, s)]
-    if bank is None or not looked or frame_blur is None:
+    if bank is None or not looked:
+        return pieces
+    frame_blur = photo_blur(scoring, judges)
+    if frame_blur is None:
         return pieces
     patch_px = bank.mask.shape[0]
     levels: dict[int, list[int]] = {}

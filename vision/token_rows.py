@@ -122,10 +122,10 @@ def _in_line_with(
     centres = np.array([t.center for t in tokens], dtype=np.float64)
     diameter = float(np.median([_diameter(tokens[i].polygon) for i in row]))
     inside = centres[list(row)]
-    middle = inside.mean(axis=0)
-    way = np.linalg.svd(inside - middle)[2][0]
-    if np.abs((inside - middle) @ np.array([-way[1], way[0]])).max() > STRAIGHT * diameter:
+    line = _straight_line(inside, diameter)
+    if line is None:
         return False
+    way = line[0]
     reach = (_MISSED_IN_A_ROW + 1) * STEP_RANGE[1] * diameter
     for k in group:
         offsets = centres[k] - inside
@@ -147,12 +147,10 @@ def a_row_of_backs(tokens: Sequence[TokenDetection], group: Sequence[int]) -> bo
         return False
     centres = np.array([tokens[i].center for i in group], dtype=np.float64)
     diameter = float(np.median([_diameter(tokens[i].polygon) for i in group]))
-    middle = centres.mean(axis=0)
-    axes = np.linalg.svd(centres - middle)[2]
-    along, across = (centres - middle) @ axes[0], (centres - middle) @ axes[1]
-    if np.abs(across).max() > STRAIGHT * diameter:
+    line = _straight_line(centres, diameter)
+    if line is None:
         return False
-    steps = np.diff(np.sort(along))
+    steps = np.diff(np.sort(line[1]))
     low, high = STEP_RANGE
     typical = float(np.median(steps))
     return bool(
@@ -202,16 +200,14 @@ def runs_on_into_a_token(tokens: Sequence[TokenDetection], group: Sequence[int])
     A print's copies (a line or a grid of moons) have only the print round them.
     """
     centres, diameters, offsets, apart, beside = _side_by_side(tokens)
-    inside = centres[list(group)]
-    middle = inside.mean(axis=0)
-    axes = np.linalg.svd(inside - middle)[2]
-    along, across = (inside - middle) @ axes[0], (inside - middle) @ axes[1]
-    if np.abs(across).max() > STRAIGHT * float(np.median(diameters[list(group)])):
+    line = _straight_line(centres[list(group)], float(np.median(diameters[list(group)])))
+    if line is None:
         return False  # a grid, or no line at all
+    way, along = line
     others = [j for j in range(len(tokens)) if j not in set(group)]
     for end, outward in ((group[int(np.argmin(along))], -1.0), (group[int(np.argmax(along))], 1.0)):
         for j in others:
-            ahead = outward * float(offsets[end, j] @ axes[0]) >= -OPPOSITE * apart[end, j]
+            ahead = outward * float(offsets[end, j] @ way) >= -OPPOSITE * apart[end, j]
             if beside[end, j] and ahead:
                 return True
     return False
@@ -238,12 +234,7 @@ def alike_backs_turned_over(
     if not inside:
         return list(tokens)
     middles = row_middles([*tokens, *unsure])
-    return [
-        TokenDetection(None, False, t.center, t.polygon, t.confidence)
-        if i in inside and i in middles
-        else t
-        for i, t in enumerate(tokens)
-    ]
+    return [_as_back(t) if i in inside and i in middles else t for i, t in enumerate(tokens)]
 
 
 def printed_groups(tokens: Sequence[TokenDetection]) -> list[list[int]]:
@@ -284,9 +275,7 @@ def backs_in_middles(
     backs reported as white faces, read 0.41 and 0.43)."""
     middles = row_middles([*tokens, *unsure])
     return [
-        TokenDetection(None, False, t.center, t.polygon, t.confidence)
-        if i in middles and t.face_up and t.confidence < doubt
-        else t
+        _as_back(t) if i in middles and t.face_up and t.confidence < doubt else t
         for i, t in enumerate(tokens)
     ]
 
@@ -304,7 +293,7 @@ def backs_among_unsure(
     backs, rest = [], []
     for k, t in enumerate(unsure):
         if len(tokens) + k in middles:
-            backs.append(TokenDetection(None, False, t.center, t.polygon, t.confidence))
+            backs.append(_as_back(t))
         else:
             rest.append(t)
     return backs, rest
@@ -381,6 +370,23 @@ def row_middles(tokens: Sequence[TokenDetection]) -> set[int]:
         if len(ways) >= 2 and float((ways @ ways.T).min()) <= OPPOSITE:
             middles.add(i)
     return middles
+
+
+def _as_back(token: TokenDetection) -> TokenDetection:
+    """``token`` reported face down, where it lies and as surely as it was read."""
+    return TokenDetection(None, False, token.center, token.polygon, token.confidence)
+
+
+def _straight_line(centres: np.ndarray, diameter: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The way of the line through ``centres`` (a unit vector) and how far along it each
+    lies from their middle, or None where one lies further than :data:`STRAIGHT`
+    ``diameter`` from that line (a grid, a clump, no line at all)."""
+    middle = centres.mean(axis=0)
+    axes = np.linalg.svd(centres - middle)[2]
+    along, across = (centres - middle) @ axes[0], (centres - middle) @ axes[1]
+    if np.abs(across).max() > STRAIGHT * diameter:
+        return None
+    return axes[0], along
 
 
 def _side_by_side(

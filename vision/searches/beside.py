@@ -28,7 +28,7 @@ from vision.pieces import (
 from vision.pixels import to_frame, to_work
 from vision.scoring import Scoring, for_its_match_alone
 from vision.searches.rims import rim_steps_all_round
-from vision.token_blur import photo_blur, read_blurred
+from vision.token_blur import read_blurred
 from vision.token_row_cuts import TOKEN_SIZED, far_end_along, finer_sized, within_frame
 from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 
@@ -616,7 +616,7 @@ def row_gaps(
     # against the faces blurred as the frame blurs a piece of its size, and takes
     # that reading only as a back, as above (a place over cloth between the ends of
     # two rows read as a face, 0.67 -> 0.74 so: compass seed 2024 #3 re-encoded)
-    blurred = read_blurred(scoring, readings, photo_blur(scoring, chosen))
+    blurred = read_blurred(scoring, readings, chosen)
     readings = [
         b if scoring.is_back(b.group) else a for a, b in zip(readings, blurred, strict=True)
     ]
