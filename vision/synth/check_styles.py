@@ -94,6 +94,14 @@ measured at the start of a session before anyone studied them (docs/vision.md, "
   crumbly, browner and cracked at its baked rim; the middle (75 % across) flooded with
   glossy icing in the colour, its edge wavy; the figure piped over it in white lines, not
   filled; the heart a small white piped outline to its right.
+* ``brick``: square, corners slightly rounded; a toy construction plate in the colour seen
+  from above, a four-by-four grid of round studs lit from the upper left, each casting a
+  soft shadow down and right; the figure a white decal printed flat over the studs, which
+  show through it; the heart a red outlined heart on a small white decal top right.
+* ``clock``: round; a clock dial, off-white enamel with twelve dark hour ticks and a
+  brushed metal rim; the figure filled in the colour with a darker outline; two thin black
+  hands cross it at a different time on every face; the heart a tiny heart in the colour
+  below the 12 o'clock tick; a faint reflection in the glass at the upper left.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -2547,6 +2555,236 @@ def _token_ck(colour: BGR | None) -> np.ndarray:
     return _cap_alpha(np.clip(img, 0, 255), outline, 112)
 
 
+# -- brick and clock -------------------------------------------------------------------------
+
+#: moulded toy plastic
+_COL_BR: dict[Colour, BGR] = {
+    Colour.BLUE: (185, 100, 20),
+    Colour.RED: (35, 30, 205),
+    Colour.YELLOW: (20, 205, 250),
+    Colour.GREEN: (55, 155, 35),
+    Colour.PURPLE: (145, 55, 150),
+}
+_TOK_BR = _token_palette(_COL_BR, black=(34, 33, 32), white=(242, 242, 240))
+_DECAL_BR: BGR = (246, 247, 248)
+_HEART_BR: BGR = (40, 35, 215)
+_BACK_BR: BGR = (160, 162, 158)
+_STUDS_BR = 4  # studs along each side of a tile
+#: the lamp every brick face is lit by: up and to the left, as a unit step in pixels of x, y
+_LAMP_BR = (-0.7071, -0.7071)
+
+
+def _stud_light(n: int, centres: list[tuple[float, float]], radius: float) -> np.ndarray:
+    """How the lamp lights a plate with round studs at ``centres`` (pixels), ``radius`` wide.
+
+    Each stud is a short cylinder: a bright rim where it faces the lamp, a darker rim on
+    the far side, and a soft shadow cast on the plate away from the lamp. Returned as a
+    factor about 1, to multiply over whatever is printed on the plate (the print follows
+    the studs, so they show through it).
+    """
+    studs = np.zeros((n, n), np.float32)
+    for x, y in centres:
+        cv2.circle(studs, (int(x), int(y)), int(radius), 1.0, -1, _AA)
+    lx, ly = _LAMP_BR
+
+    def moved(field: np.ndarray, by: float) -> np.ndarray:
+        m = np.float32([[1, 0, -lx * by], [0, 1, -ly * by]])
+        return cv2.warpAffine(field, m, (n, n))
+
+    shadow = cv2.GaussianBlur(moved(studs, 0.35 * radius), (0, 0), 0.12 * radius) * (1 - studs)
+    facing = np.clip(studs - moved(studs, 0.14 * radius), 0, 1)  # the rim towards the lamp
+    lit = np.clip(studs - moved(studs, -0.14 * radius), 0, 1)  # the rim away from it
+    lit = cv2.GaussianBlur(lit, (0, 0), 0.03 * radius)
+    facing = cv2.GaussianBlur(facing, (0, 0), 0.03 * radius)
+    return 1 - 0.38 * shadow - 0.3 * lit + 0.45 * facing + 0.05 * studs
+
+
+def _plastic(img: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """Light a moulded plate: ``light`` over it (above 1 whitens), and a glossy fall of
+    light from the upper left to the lower right."""
+    n = len(img)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    fall = 1.08 - 0.16 * (xx + yy) / 2
+    shade = np.minimum(light, 1)[..., None] * fall[..., None]
+    out = img * shade
+    glint = np.clip(light - 1, 0, None)[..., None]
+    return out + (255 - out) * np.clip(glint * 1.6, 0, 1)
+
+
+def _plate_edge(img: np.ndarray, width: float) -> None:
+    """The moulded edge of a square plate: a lit lip top and left, shaded bottom and right."""
+    w = max(1, int(width))
+    light = np.ones(img.shape[:2], np.float32)
+    light[:w] *= 1.12
+    light[:, :w] *= 1.12
+    light[-w:] *= 0.72
+    light[:, -w:] *= 0.72
+    img *= light[..., None]
+
+
+def _mouth_mark(img: np.ndarray, ground: BGR, ink: BGR) -> None:
+    """A vampire's mark printed in ``ink`` on a token of ``ground``: a curved lip, two fangs."""
+    n = len(img)
+    c = n // 2
+    cv2.ellipse(img, (c, int(0.42 * n)), (int(0.21 * n), int(0.08 * n)), 0, 0, 180, ink, -1)
+    for x in (0.42, 0.58):
+        pts = np.array([[x - 0.04, 0.42], [x + 0.04, 0.42], [x, 0.6]]) * n
+        cv2.fillPoly(img, [pts.astype(np.int32)], ink, _AA)
+    cv2.ellipse(img, (c, int(0.42 * n)), (int(0.14 * n), int(0.035 * n)), 0, 0, 180, ground, -1)
+
+
+def _brick(tile: Tile) -> np.ndarray:
+    n = PX * S
+    colour = np.array(_COL_BR[tile.colour], np.float32)
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = colour
+    # the figure a white decal printed flat over the studs
+    img[_shrunk_figure(tile.motif, n, 0.86)] = _DECAL_BR
+    if tile.heart:
+        # a small square decal in the top right corner, a red outlined heart printed on it
+        x0, y0, side = int(0.74 * n), int(0.06 * n), int(0.2 * n)
+        decal = np.zeros((n, n), np.uint8)
+        cv2.rectangle(decal, (x0, y0), (x0 + side, y0 + side), 255, -1)
+        img[decal > 0] = _DECAL_BR
+        _heart(img, x0 + side / 2, y0 + side / 2, 0.07 * n, _HEART_BR, int(0.016 * n))
+    pitch = n / _STUDS_BR
+    centres = [((i + 0.5) * pitch, (j + 0.5) * pitch) for i in range(4) for j in range(4)]
+    img = _plastic(img, _stud_light(n, centres, 0.3 * pitch))
+    _plate_edge(img, 0.014 * n)
+    face = _shrunk(np.clip(img, 0, 255).astype(np.uint8))
+    return _rounded_alpha(face, 0.05)
+
+
+def _token_br(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = n // 2
+    img = np.empty((n, n, 3), np.float32)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    if colour is None:
+        # the back: a grey round plate with four studs
+        img[:] = _BACK_BR
+        at = [(c + dx * 0.19 * n, c + dy * 0.19 * n) for dx in (-1, 1) for dy in (-1, 1)]
+        light = _stud_light(n, at, 0.12 * n)
+    else:
+        # a face: a smooth round tile in the colour, a vampire's mouth printed on it
+        img[:] = colour
+        _mouth_mark(img, colour, (30, 30, 30) if sum(colour) > 600 else _DECAL_BR)
+        light = np.ones((n, n), np.float32)
+    # the raised lip round the edge of a round plate
+    light = light * (1 + 0.1 * ((r > 0.455) & (r < 0.47)) - 0.28 * np.clip((r - 0.47) / 0.03, 0, 1))
+    img = _plastic(img, light.astype(np.float32))
+    return with_disc_alpha(_shrunk(np.clip(img, 0, 255).astype(np.uint8), 112))
+
+
+#: vitreous enamel colours
+_COL_CL: dict[Colour, BGR] = {
+    Colour.BLUE: (150, 75, 25),
+    Colour.RED: (40, 45, 185),
+    Colour.YELLOW: (25, 175, 232),
+    Colour.GREEN: (60, 128, 40),
+    Colour.PURPLE: (118, 45, 105),
+}
+_TOK_CL = _token_palette(_COL_CL, black=(36, 34, 34), white=(236, 238, 238))
+_ENAMEL_CL: BGR = (226, 238, 243)
+_TICK_CL: BGR = (40, 38, 38)
+_HAND_CL: BGR = (18, 18, 20)
+_METAL_CL: BGR = (172, 176, 180)
+
+
+def _dial(n: int, enamel: BGR, seed: int, ticks: bool = True) -> tuple[np.ndarray, np.ndarray]:
+    """A clock dial from above: its picture and each pixel's radius (shares of the side).
+
+    Enamel never quite even, twelve dark hour ticks in a ring (the one at 12 longer), and
+    a rim of brushed metal, its grain running round the dial, lit at the upper left.
+    """
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    a = np.arctan2(yy - c, xx - c)
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = enamel
+    img *= (1 + 0.018 * _mottle(n, seed, 6))[..., None]
+    if ticks:
+        for k in range(12):
+            t = k * np.pi / 6 - np.pi / 2
+            inner = 0.335 if k == 0 else 0.355
+            p0 = (int(c + inner * n * np.cos(t)), int(c + inner * n * np.sin(t)))
+            p1 = (int(c + 0.405 * n * np.cos(t)), int(c + 0.405 * n * np.sin(t)))
+            cv2.line(img, p0, p1, _TICK_CL, int(0.016 * n if k % 3 == 0 else 0.009 * n), _AA)
+    # the metal rim: brushed round, brighter where it faces the lamp, a dark seam inside
+    rng = np.random.default_rng(seed + 1)
+    grain = cv2.resize(rng.normal(0, 1, (1, 360)).astype(np.float32), (360, 1))[0]
+    brushed = grain[((a + np.pi) / (2 * np.pi) * 359).astype(int)]
+    lamp = np.cos(a + 3 * np.pi / 4)  # 1 towards the upper left
+    metal = np.array(_METAL_CL, np.float32) * (1 + 0.22 * lamp + 0.05 * brushed)[..., None]
+    rim = r > 0.435
+    img[rim] = metal[rim]
+    img[(r > 0.425) & (r <= 0.437)] = (90, 92, 95)
+    img *= (1 - 0.4 * np.clip((r - 0.48) / 0.02, 0, 1))[..., None]
+    return img, r
+
+
+def _hands(img: np.ndarray, hour: float, minute: float) -> None:
+    """Two thin black hands at ``hour`` and ``minute`` (angles from 12, clockwise, in turns),
+    with a pivot cap; they stand off the dial, so each casts a faint shadow down and right."""
+    n = len(img)
+    c = (n - 1) / 2
+    drawn = np.zeros((n, n), np.uint8)
+    for turn, length, width in ((hour, 0.24, 0.017), (minute, 0.36, 0.011)):
+        t = 2 * np.pi * turn - np.pi / 2
+        tail = (int(c - 0.06 * n * np.cos(t)), int(c - 0.06 * n * np.sin(t)))
+        tip = (int(c + length * n * np.cos(t)), int(c + length * n * np.sin(t)))
+        cv2.line(drawn, tail, tip, 255, max(1, int(width * n)), _AA)
+    cv2.circle(drawn, (int(c), int(c)), int(0.025 * n), 255, -1, _AA)
+    hands = drawn.astype(np.float32) / 255
+    lift = int(0.012 * n)
+    shadow = cv2.GaussianBlur(np.roll(hands, (lift, lift), (0, 1)), (0, 0), 0.006 * n)
+    img *= (1 - 0.3 * shadow * (1 - hands))[..., None]
+    img[:] = img * (1 - hands[..., None]) + np.array(_HAND_CL, np.float32) * hands[..., None]
+
+
+def _clock_glass(img: np.ndarray) -> None:
+    """The faint reflection of a window in the domed glass, upper left."""
+    _specular(img, (0.33, 0.27), (0.16, 0.035), -35)
+
+
+def _outlined(img: np.ndarray, mask: np.ndarray, colour: BGR, line: float) -> None:
+    """Fill ``mask`` in ``colour`` with an outline ``line`` pixels wide in a darker shade."""
+    k = max(1, int(line))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+    img[cv2.dilate(mask.astype(np.uint8), disc) > 0] = np.array(colour, np.float32) * 0.5
+    img[mask] = colour
+
+
+def _clock(tile: Tile) -> np.ndarray:
+    n = PX * S
+    index = ALL_TILES.index(tile)
+    colour = _COL_CL[tile.colour]
+    img, r = _dial(n, _ENAMEL_CL, 601 + index)
+    _outlined(img, _shrunk_figure(tile.motif, n, 0.62), colour, 0.008 * n)
+    if tile.heart:
+        _heart(img, n / 2, 0.215 * n, 0.038 * n, colour)
+    # the hands stand at a time of their own on every face
+    rng = np.random.default_rng(607 + index)
+    _hands(img, rng.random(), rng.random())
+    _clock_glass(img)
+    return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, PX)
+
+
+def _token_cl(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    if colour is None:
+        # the back: a plain dial, its ticks and rim only
+        img, r = _dial(n, _ENAMEL_CL, 37)
+    else:
+        # a face: a small dial enamelled in the colour, no ticks, a vampire's mouth on it
+        img, r = _dial(n, colour, 41 + sum(colour), ticks=False)
+        _mouth_mark(img, colour, (30, 30, 30) if sum(colour) > 600 else (245, 245, 245))
+    _clock_glass(img)
+    return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, 112)
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -2593,6 +2831,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "vinyl": ("round", _vinyl, _token_z, _TOK_Z),
     "terrazzo": ("square", _terrazzo, _token_tz, _TOK_TZ),
     "cookie": ("round", _cookie, _token_ck, _TOK_CK),
+    "brick": ("square", _brick, _token_br, _TOK_BR),
+    "clock": ("round", _clock, _token_cl, _TOK_CL),
 }
 
 
