@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision.evaluate import evaluation_photo, score_photo
 from vision.lattice import fit_lattice, lattice_cells
+from vision.recogniser import Recogniser
 
 
 def _tile(centre: tuple[float, float], side: float = 40.0, angle_deg: float = 0.0) -> np.ndarray:
@@ -98,3 +100,34 @@ def test_many_points_are_placed_exactly_as_one_at_a_time() -> None:
     together = lattice.indices_of(points)
     for point, row in zip(points, together, strict=True):
         assert np.array_equal(lattice.index_of(point), row)
+
+
+def test_an_anchor_cut_off_its_place_does_not_stretch_the_lattice() -> None:
+    # two rows of three; one tile cut a fifth of a step off its cell (along a thick
+    # tile's side): carried four rows on, a plain fit puts cells a tenth of a step off
+    cells = [(0, 0), (1, 0), (2, 0), (0, -1), (1, -1), (2, -1)]
+    centres = [np.array(_on_lattice(i, j)) for i, j in cells]
+    centres[-1] = centres[-1] + np.array([6.0, -6.0])
+    lattice, taken = fit_lattice([_tile((float(c[0]), float(c[1])), angle_deg=20) for c in centres])
+    assert (2, -1) not in taken
+    assert np.allclose(lattice.quad(0, -4).mean(axis=0), _on_lattice(0, -4), atol=1.0)
+
+
+def test_anchors_a_little_off_their_cells_are_all_kept() -> None:
+    cells = [(0, 0), (1, 0), (2, 0), (0, 1), (1, 1)]
+    wobble = [(1.0, -0.5), (-0.8, 0.6), (0.5, 0.9), (-0.6, -1.0), (0.7, 0.2)]
+    quads = [
+        _tile((_on_lattice(i, j)[0] + dx, _on_lattice(i, j)[1] + dy), angle_deg=20)
+        for (i, j), (dx, dy) in zip(cells, wobble, strict=True)
+    ]
+    _, taken = fit_lattice(quads)
+    assert sorted(taken) == sorted(cells)
+
+
+def test_a_block_is_completed_on_the_lattice_of_its_anchors_in_place(square_set) -> None:
+    # real level, the third photo of nocturne: a block of fifteen whose six anchors
+    # span two rows, one cut 20 px off its cell; the lattice through all six cut the
+    # far three rows half a tile off, and seven tiles were missed
+    photo = evaluation_photo(square_set, 2024, 3, 2)
+    score = score_photo(photo, Recogniser(square_set).detect(photo.image), 3, 2)
+    assert score.tiles_right == score.tiles == 15
