@@ -335,6 +335,7 @@ def kept_settling_ties(
     least: float,
     size_at: SizeModel,
     outline: bool = True,
+    step_min: float | None = None,
 ) -> list[Scored]:
     """:meth:`Scoring.kept`, with the pieces it turns down as a near tie between two tile
     motifs kept where the pixels the motifs differ on settle the tie (as
@@ -346,13 +347,13 @@ def kept_settling_ties(
     only its motif was in doubt (whorl seed 7 #1: a yellow coffin alone on a navy
     cloth, cut too large by its blob's halo, found again by its rim at 0.83 against
     0.82)."""
-    kept = scoring.kept(frame, pieces, least, size_at, outline)
+    kept = scoring.kept(frame, pieces, least, size_at, outline, step_min)
     taken = {id(s) for s in kept}
     tied = [s for s in pieces if id(s) not in taken and s.score >= least and _near_tie(scoring, s)]
     if not tied:
         return kept
     settled = _ties_settled(scoring, tied, size_at)
-    return kept + scoring.kept(frame, settled, least, size_at, outline)
+    return kept + scoring.kept(frame, settled, least, size_at, outline, step_min)
 
 
 def clear_ties(scoring: Scoring, before: list[Scored], judged: list[Scored]) -> list[Scored]:

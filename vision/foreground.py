@@ -231,6 +231,11 @@ class Foreground:
     #: there for one at the frame's tile size; cut as a blob, it is cut too small and
     #: shrinks the frame's tile size.
     places: np.ndarray | None = None
+    #: On a plain cloth: 255 where the hue alone stands out from the table's (the faint
+    #: tier of :func:`find_foreground`), at the mask's size; None on a patterned cloth.
+    #: A round set that prints its colour in a small centred disc (a record's label) is
+    #: looked for around such discs (:mod:`vision.searches.cores`).
+    hued: np.ndarray | None = None
 
 
 def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
@@ -253,13 +258,14 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
     # a gingham seen close up is half its mixed colour, which the local average is:
     # its median pixel is table-like, but a quarter of it stands far out
     patterned = texture > config.pattern_texture or upper > PATTERN_UPPER * config.pattern_texture
-    broken = periods = places = None
+    broken = periods = places = hued = None
     if not patterned:
         noise = config.foreground_noise_factor * texture
         strong = distance > max(config.foreground_min_distance, noise)
         # the hue alone (a and b): a tile's ground may differ from the cloth in it only
         hue = cv2.transform(squares, _HUE_WEIGHTS).reshape(lab.shape[:2])
         faint = hue > max(FAINT_HUE, noise) ** 2
+        hued = faint.astype(np.uint8) * 255
         mask = _grown_into(_wide(faint), strong)
         # where the table's hue hardly moves, a ground a little off it in hue doubles
         # an object that is only its figure (see :data:`QUIET_HUE`)
@@ -274,7 +280,7 @@ def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
     if outlines is not None:
         mask = cv2.bitwise_or(mask, outlines)
     grey = cv2.cvtColor(small_bgr, cv2.COLOR_BGR2GRAY)
-    return Foreground(without_lines(fill_holes(mask), grey), broken, periods, places)
+    return Foreground(without_lines(fill_holes(mask), grey), broken, periods, places, hued)
 
 
 def _cloth_objects(

@@ -39,6 +39,9 @@ class Frame:
     broken: np.ndarray | None
     #: Small dark breaks of a checked cloth (:attr:`vision.foreground.Foreground.places`).
     places: np.ndarray | None = None
+    #: Where the hue alone stands out from a plain cloth
+    #: (:attr:`vision.foreground.Foreground.hued`).
+    hued: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         """Lock the arrays: every stage and search reads them, so one that wrote into
@@ -52,6 +55,7 @@ class Frame:
             self.mask,
             self.broken,
             self.places,
+            self.hued,
             *levels,
             *periods,
         ):

@@ -19,6 +19,7 @@ Building takes a fraction of a second; the server keeps one model per tile set.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -212,9 +213,21 @@ class AppearanceModel:
     round: TemplateBank | None
     #: the set's colours by the ink their figures are printed in (:func:`figure_inks`)
     inks: tuple[frozenset[Colour], ...]
+    #: the radius (a share of half the side) of the small centred disc a set prints its
+    #: colour in, or None where the colour reaches out over the face (:func:`colour_core`)
+    colour_core: float | None = None
 
     def bank(self, round_: bool) -> TemplateBank | None:
         return self.round if round_ else self.square
+
+
+#: A round set's colour lies in a centred disc (:func:`colour_core`) where this share of
+#: the colour's signal lies within this share of the radius (vinyl's labels 0.44, arcade
+#: 0.54, coins 0.68; a ground of the colour 0.87 and more)...
+CORE_SIGNAL = 0.98
+CORE_MAX = 0.7
+#: ...and the signal's centre of mass lies within this share of the radius of the middle.
+CORE_OFF_MAX = 0.1
 
 
 def figure_inks(
@@ -285,6 +298,7 @@ def build_model(tileset: TileSet, config: VisionConfig) -> AppearanceModel:
     upright = [rectify(flatten_alpha(f), full_quad(f.shape[1], f.shape[0]), patch) for f in faces]
     colour_templates = np.stack(upright).astype(np.float32)
     inks = figure_inks(labels, colour_templates, patch_mask(patch, tileset.tile_shape == "round"))
+    core = colour_core(labels, colour_templates) if tileset.tile_shape == "round" else None
     banks = {}
     for round_ in (False, True):
         members = [i for i, r in enumerate(round_flags) if r == round_]
@@ -305,7 +319,41 @@ def build_model(tileset: TileSet, config: VisionConfig) -> AppearanceModel:
         square=banks.get(False),
         round=banks.get(True),
         inks=inks,
+        colour_core=core,
     )
+
+
+def colour_core(labels: Sequence[Label], faces: np.ndarray) -> float | None:
+    """The radius, as a share of half the side, of the centred disc within which a round
+    set prints its colour (a record's label), or None where the colour reaches further
+    (:data:`CORE_MAX`) or lies off the middle.
+
+    Where a face's colour lies is where the faces of one figure differ from colour to
+    colour: their variance, pixel by pixel. On a cloth of the rest of the face's shade
+    (a black record on a dark cloth) the object mask keeps only that disc, and this
+    share says how large the face around it is (:mod:`vision.searches.cores`).
+    ``faces`` are the labels' faces upright (L×P×P×3)."""
+    alike: dict[tuple[object, bool], list[int]] = {}
+    for m, label in enumerate(labels):
+        if label.tile is not None:
+            alike.setdefault((label.tile.motif, label.tile.heart), []).append(m)
+    spread = [faces[m].var(axis=0).sum(axis=-1) for m in alike.values() if len(m) > 1]
+    if not spread:
+        return None
+    signal = np.sum(spread, axis=0, dtype=np.float64)
+    size = signal.shape[0]
+    ys, xs = np.mgrid[:size, :size]
+    half = size / 2
+    dx, dy = (xs + 0.5 - half) / half, (ys + 0.5 - half) / half
+    total = float(signal.sum())
+    if total <= 0:
+        return None
+    off = math.hypot(float((signal * dx).sum()), float((signal * dy).sum())) / total
+    radius = np.hypot(dx, dy).ravel()
+    order = np.argsort(radius)
+    reach = np.cumsum(signal.ravel()[order]) / total
+    core = float(radius[order][np.searchsorted(reach, CORE_SIGNAL)])
+    return core if core <= CORE_MAX and off <= CORE_OFF_MAX else None
 
 
 def _runs(groups: np.ndarray) -> tuple[tuple[int, slice | np.ndarray], ...]:

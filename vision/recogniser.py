@@ -57,7 +57,7 @@ from vision.outlines import fitted_to_edge
 from vision.rectify import Pyramid
 from vision.results import FrameResult
 from vision.scoring import Scoring
-from vision.searches import beside, edges, fragments, rims
+from vision.searches import beside, cores, edges, fragments, rims
 from vision.tileset import TileSet
 
 
@@ -108,6 +108,7 @@ class Recogniser:
             foreground.periods,
             foreground.broken,
             foreground.places,
+            foreground.hued,
         )
         calibrated = _calibrated_side(correction, self.tileset.tile_size_mm, (width, height))
         # first the blobs that look like one object each: the tiles among them tell the
@@ -154,6 +155,10 @@ class Recogniser:
         if found:
             chosen += found
             size_at = size_at or scoring.size_model(chosen, calibrated)
+        cored = cores.around_cores(scoring, frame, chosen, size_at)
+        if cored is not chosen:
+            # the tiles round cores were all the frame had, its size read from labels
+            chosen, size_at = cored, scoring.size_model(cored, calibrated)
         # what the object mask missed, looked for where the pieces found say it lies
         chosen = rims.look_again(scoring, frame, chosen, size_at)
         chosen = fragments.around_fragments(scoring, frame, chosen, size_at)

@@ -236,10 +236,12 @@ class Scoring:
         least: float,
         size_at: SizeModel,
         outline: bool = True,
+        step_min: float | None = None,
     ) -> list[Scored]:
         """The pieces found with no blob of their own worth keeping: a match of at least
         ``least``, not turned down for the usual reasons, and (with ``outline``) an
-        outline all round (see :func:`vision.outlines.has_outline`).
+        outline all round (see :func:`vision.outlines.has_outline`) that steps by
+        ``step_min`` (``outline_step_min`` unless given).
 
         The outline is looked for on the piece's edge: alignment places a piece well
         but sizes it only to a tenth (a round face fits about as well a little larger
@@ -262,7 +264,7 @@ class Scoring:
                     ),
                     frame.scale,
                     s.candidate.round,
-                    config.outline_step_min,
+                    config.outline_step_min if step_min is None else step_min,
                     config.outline_share_min,
                 )
             )

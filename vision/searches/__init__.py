@@ -11,6 +11,8 @@ and the pieces chosen so far:
 - :mod:`.edges`: tiles against a large object (the deposit mat, a card), and by the
   frame's edges where nothing says how large a tile is;
 - :mod:`.rims`: round tiles and tokens by their rims;
+- :mod:`.cores`: round tiles around the small coloured disc in their middle, where
+  the rest of the face has the cloth's shade;
 - :mod:`.fragments`: tiles around bits of their figure, and blobs of about one
   tile's area cut again by their outline;
 - :mod:`.beside`: pieces beside a block's or row's lattice, inside heaps of round
