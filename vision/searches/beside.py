@@ -79,6 +79,14 @@ _ROW_PARTLY_ON_MASK = 0.3
 #: places: 0.41-0.59; chance places over cloth between two tokens: 0.32-0.61, faces).
 _ROW_BACK_MIN = 0.35
 
+#: The cloth beside a row's place is cut this many steps across the row (a token
+#: a step aside would touch the place's back)...
+_CLOTH_BESIDE = 1.25
+#: ...and a place over the cloth is kept as a back where it reads as one at least
+#: this much better than the cloth beside it reads as a back (0 where it reads as a
+#: face).
+_CLOTH_LEAD = 0.1
+
 
 def complete_blocks(scoring: Scoring, frame: Frame, scored: list[Scored]) -> list[Scored]:
     """One more split for each block of tiles or row of tokens: the lattice of its
@@ -571,6 +579,7 @@ def row_gaps(
     rows: list[list[int]] = []
     holders: list[set[int]] = []  # each row's discs read as tiles on its places
     partly: list[bool] = []  # each row's ends joined by a run of the mask
+    beside_rows: list[list[list[int]]] = []  # each place's cuts over the cloth beside it
     for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
         a, b = tokens[i], tokens[j]
         # the gap continues whatever row each end has: its neighbours lie behind it
@@ -594,32 +603,28 @@ def row_gaps(
         partly.append(bool({(id(a), id(b)), (id(b), id(a))} & along_mask))
         shapes = [a.candidate, b.candidate]
         rows.append(list(range(len(candidates), len(candidates) + len(places))))
+        side = apart[i, j] / steps
         for p in places:
-            quad = shaped_like(shapes, p, apart[i, j] / steps)
+            quad = shaped_like(shapes, p, side)
             blob = -1 - len(candidates)
             candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
+        beside_rows.append([])
+        across = np.array([-way[1], way[0]]) * _CLOTH_BESIDE * side
+        for p in places:
+            cuts = []
+            for q in (p + across, p - across):
+                quad = shaped_like(shapes, q, side)
+                cloth = Candidate(
+                    quad=quad, round=True, blob=-1 - len(candidates), split=_ROW_SPLIT
+                )
+                if clear_of(q, chosen) and within_frame(cloth, frame):
+                    cuts.append(len(candidates))
+                    candidates.append(cloth)
+            beside_rows[-1].append(cuts)
     if not candidates:
         return chosen
-    kind = scoring.token_groups
-    first = scoring.score_structure(frame.pyramid, candidates, kind)
-    # each place must match clearly: one under that is cut again at sizes a few per
-    # cent apart, as a row's places are (a 47 px back at its place: 0.63, 0.75
-    # fitted), and kept so only as a back, which by the rules a row's middle is (a
-    # chance place over cloth so fitted read as a face, 0.76)
     least = scoring.config.second_look_min
-    aligned = scoring.realigned(frame.pyramid, first, kind)
-    fitted = finer_sized(scoring, frame.pyramid, candidates, aligned, least)
-    readings = [
-        f if f is a or scoring.is_back(f.group) else a for a, f in zip(aligned, fitted, strict=True)
-    ]
-    # a small token's fine art is blurred away in the photo: each place is read
-    # against the faces blurred as the frame blurs a piece of its size, and takes
-    # that reading only as a back, as above (a place over cloth between the ends of
-    # two rows read as a face, 0.67 -> 0.74 so: compass seed 2024 #3 re-encoded)
-    blurred = read_blurred(scoring, readings, chosen)
-    readings = [
-        b if scoring.is_back(b.group) else a for a, b in zip(readings, blurred, strict=True)
-    ]
+    readings = _places_read(scoring, frame, candidates, chosen)
     kept = kept_settling_ties(
         scoring,
         frame,
@@ -632,17 +637,85 @@ def row_gaps(
     on_mask = coverage(frame.mask, [to_work(c.quad, frame.scale) for c in candidates])
     out: list[Scored] = []
     gone: set[int] = set()
-    for row, held, part in zip(rows, holders, partly, strict=True):
+    for row, held, part, cloth in zip(rows, holders, partly, beside_rows, strict=True):
         pieces = [found.get(-1 - k) for k in row]
         if not all(s is not None for s in pieces):
             least_held = _ROW_PARTLY_ON_MASK if part else _ROW_ON_MASK
             pieces = _backs_on_the_mask(
                 scoring, [readings[k] for k in row], on_mask[row], size_at, least_held
             )
+        if not all(s is not None for s in pieces):
+            pieces = _backs_beside_cloth(
+                scoring,
+                [readings[k] for k in row],
+                [[readings[k] for k in cuts] for cuts in cloth],
+                [candidates[k] for k in row],
+                size_at,
+            )
         if all(s is not None for s in pieces):
             out += [s for s in pieces if s is not None and clear_of(s.candidate.center, out)]
             gone |= held
     return [s for s in chosen if id(s) not in gone] + out
+
+
+def _places_read(
+    scoring: Scoring, frame: Frame, candidates: list[Candidate], chosen: list[Scored]
+) -> list[Scored]:
+    """Each of a row's places (and the cloth beside them) read as a token.
+
+    Each place must match clearly: one under that is cut again at sizes a few per
+    cent apart, as a row's places are (a 47 px back at its place: 0.63, 0.75
+    fitted), and kept so only as a back, which by the rules a row's middle is (a
+    chance place over cloth so fitted read as a face, 0.76). A small token's fine art
+    is blurred away in the photo: each place is read against the faces blurred as the
+    frame blurs a piece of its size, and takes that reading only as a back, as above
+    (a place over cloth between the ends of two rows read as a face, 0.67 -> 0.74 so:
+    compass seed 2024 #3 re-encoded)."""
+    kind = scoring.token_groups
+    first = scoring.score_structure(frame.pyramid, candidates, kind)
+    least = scoring.config.second_look_min
+    aligned = scoring.realigned(frame.pyramid, first, kind)
+    fitted = finer_sized(scoring, frame.pyramid, candidates, aligned, least)
+    readings = [
+        f if f is a or scoring.is_back(f.group) else a for a, f in zip(aligned, fitted, strict=True)
+    ]
+    blurred = read_blurred(scoring, readings, chosen)
+    return [b if scoring.is_back(b.group) else a for a, b in zip(readings, blurred, strict=True)]
+
+
+def _backs_beside_cloth(
+    scoring: Scoring,
+    pieces: list[Scored],
+    cloth: list[list[Scored]],
+    places: list[Candidate],
+    size_at: SizeModel,
+) -> list[Scored | None]:
+    """A row's places between two read tokens, over a cloth the mask took them for,
+    kept as backs where every place reads as a back better than the cloth beside it.
+
+    Small backs in a cloth's colours (white backs on a pale laminate, pale backs on a
+    cream and red check) leave the mask, and their fine art is blurred away, so they
+    match 0.63-0.85 where a clear match asks 0.7 of every one. The same cut a step
+    aside, across the row, reads the cloth there as a token: where each place reads as
+    a back (:data:`_ROW_BACK_MIN`) better than every cut beside it reads as one, by
+    :data:`_CLOTH_LEAD`, something shaped like a back lies on every place, which by
+    the rules is a row's middle. A place with no free cloth beside it (a tile, another
+    row, the frame's edge) is not judged so. Each must still be turned down for its
+    match alone, if at all, and have stayed on its place."""
+    out: list[Scored | None] = []
+    for s, beside, place in zip(pieces, cloth, places, strict=True):
+        reason = scoring.rejection(s, size_at(s.candidate.center))
+        fits = reason is None or for_its_match_alone(reason)
+        stayed = distance(s.candidate.center, place.center) <= _ROW_END_DRIFT * place.side
+        as_back = [c.score if scoring.is_back(c.group) else 0.0 for c in beside]
+        ok = (
+            bool(beside)
+            and scoring.is_back(s.group)
+            and s.score >= _ROW_BACK_MIN
+            and s.score >= max(as_back) + _CLOTH_LEAD
+        )
+        out.append(s if ok and fits and stayed else None)
+    return out
 
 
 def _held_by_discs(
