@@ -325,17 +325,22 @@ def ends_turned_down(
     re-encoded: rows of six and four backs). Each is the best reading at its place, a
     face (not a back) at :data:`_TURNED_END_MIN`, clear of every chosen piece, whole
     in the frame, of a token's size (:data:`vision.token_row_cuts.TOKEN_SIZED` of the
-    chosen tokens' median), with a rim that steps all round."""
+    chosen tokens' median), with a rim that steps all round, and no token read beside
+    it: a row read in part is laid from its own tokens (a back of a row read in
+    part, read as a white face at 0.85, was offered as an end and kept face up:
+    diagonal seed 2024 #13 re-encoded)."""
     tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
     if not tokens:
         return []
     size = float(np.median([s.candidate.side for s in tokens]))
+    centres = np.array([s.candidate.center for s in tokens], np.float64)
     low, high = TOKEN_SIZED
     out: list[Scored] = []
     for s in sorted(scored, key=lambda s: -s.score):
         c = s.candidate
         if (
             s.score < _TURNED_END_MIN
+            or np.any(np.linalg.norm(centres - c.center, axis=1) <= SIDE_BY_SIDE * size)
             or not c.round
             or not scoring.is_token(s)
             or scoring.is_back(s.group)
