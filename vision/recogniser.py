@@ -166,7 +166,7 @@ class Recogniser:
         chosen += fragments.in_dark_breaks(scoring, frame, chosen, size_at)
         chosen += beside.beside_blocks(scoring, frame, chosen, size_at)
         chosen += beside.in_heaps(scoring, frame, chosen, size_at)
-        chosen = beside.rows_from_lone_ends(scoring, frame, chosen, size_at)
+        chosen = beside.rows_from_lone_ends(scoring, frame, chosen, size_at, scored)
         chosen += beside.row_ends(scoring, frame, chosen, size_at)
         chosen, alone = kinds.tokens_in_company(scoring, frame, chosen, size_at)
         rejected += alone

@@ -9,6 +9,8 @@ One of the searches of :mod:`vision.searches`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -78,6 +80,12 @@ _ROW_PARTLY_ON_MASK = 0.3
 #: ...is kept as a back that matches at least this well (23 px backs at their very
 #: places: 0.41-0.59; chance places over cloth between two tokens: 0.32-0.61, faces).
 _ROW_BACK_MIN = 0.35
+
+#: A row's end turned down with its split is offered where it reads as a face this
+#: well (a white end on a pale cloth: 0.63)...
+_TURNED_END_MIN = 0.6
+#: ...and kept where a back is laid within this many of its sides.
+_LAID_BESIDE = 1.3
 
 #: The cloth beside a row's place is cut this many steps across the row (a token
 #: a step aside would touch the place's back)...
@@ -268,25 +276,82 @@ _MASK_RUN_HELD = 0.5
 
 
 def rows_from_lone_ends(
-    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
+    scoring: Scoring,
+    frame: Frame,
+    chosen: list[Scored],
+    size_at: SizeModel | None,
+    scored: Sequence[Scored] = (),
 ) -> list[Scored]:
     """:func:`row_gaps`, with the far ends of rows read only at one end found first
     along the object mask (:func:`row_far_ends`); a far end is kept only where
-    :func:`row_gaps` lays the row's backs between it and the end it was found from."""
+    :func:`row_gaps` lays the row's backs between it and the end it was found from;
+    and the ends turned down with their splits (:func:`ends_turned_down`, among
+    ``scored``), each kept only where :func:`row_gaps` lays a back beside it."""
     pairs = row_far_ends(scoring, frame, chosen, size_at)
     along = frozenset((id(a), id(b)) for a, b in pairs)
-    out = row_gaps(scoring, frame, chosen + [e for _, e in pairs], size_at, along)
+    offered = ends_turned_down(scoring, frame, scored, chosen + [e for _, e in pairs])
+    ends = [e for _, e in pairs] + offered
+    out = row_gaps(scoring, frame, chosen + ends, size_at, along, {id(e) for e in ends})
     before = {id(s) for s in chosen}
     new = [s for s in out if id(s) not in before]
+    backs = [s for s in new if all(s is not e for e in ends)]
     unlaid = {
         id(end)
         for start, end in pairs
-        if not any(
-            s is not end and _between(s.candidate.center, start.candidate, end.candidate)
-            for s in new
+        if not any(_between(s.candidate.center, start.candidate, end.candidate) for s in backs)
+    }
+    unlaid |= {
+        id(end)
+        for end in offered
+        if all(
+            distance(s.candidate.center, end.candidate.center) > _LAID_BESIDE * end.candidate.side
+            for s in backs
         )
     }
     return [s for s in out if id(s) not in unlaid]
+
+
+def ends_turned_down(
+    scoring: Scoring, frame: Frame, scored: Sequence[Scored], chosen: list[Scored]
+) -> list[Scored]:
+    """Pieces of the splits, not chosen, that read as a token's face and may be a
+    row's end, offered to :func:`row_gaps` (kept only where it lays a back beside
+    them).
+
+    A row's end in colours near the cloth's, or cut with what lies beside it, may be
+    turned down with its split (a white end on a pale cloth matched 0.63 where a token
+    must reach 0.65; an end cut as part of something that is not tiles), and with it
+    the row, which is laid only between two ends read (terrazzo seed 2024 #9 and #11
+    re-encoded: rows of six and four backs). Each is the best reading at its place, a
+    face (not a back) at :data:`_TURNED_END_MIN`, clear of every chosen piece, whole
+    in the frame, of a token's size (:data:`vision.token_row_cuts.TOKEN_SIZED` of the
+    chosen tokens' median), with a rim that steps all round, and no token read beside
+    it: a row read in part is laid from its own tokens (a back of a row read in
+    part, read as a white face at 0.85, was offered as an end and kept face up:
+    diagonal seed 2024 #13 re-encoded)."""
+    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
+    if not tokens:
+        return []
+    size = float(np.median([s.candidate.side for s in tokens]))
+    centres = np.array([s.candidate.center for s in tokens], np.float64)
+    low, high = TOKEN_SIZED
+    out: list[Scored] = []
+    for s in sorted(scored, key=lambda s: -s.score):
+        c = s.candidate
+        if (
+            s.score < _TURNED_END_MIN
+            or np.any(np.linalg.norm(centres - c.center, axis=1) <= SIDE_BY_SIDE * size)
+            or not c.round
+            or not scoring.is_token(s)
+            or scoring.is_back(s.group)
+            or not low <= c.side / size <= high
+            or not clear_of(c.center, chosen + out)
+            or not within_frame(c, frame)
+            or not rim_steps_all_round(scoring, frame, s)
+        ):
+            continue
+        out.append(s)
+    return out
 
 
 #: The split number given to a token cut again in a blob nothing explains.
@@ -542,6 +607,7 @@ def row_gaps(
     chosen: list[Scored],
     size_at: SizeModel | None,
     along_mask: frozenset[tuple[int, int]] = frozenset(),
+    offered: set[int] | frozenset[int] = frozenset(),
 ) -> list[Scored]:
     """Tokens lying between two tokens read a whole number of diameters apart with
     nothing read between them: the middle of a row whose backs the mask lost.
@@ -563,7 +629,8 @@ def row_gaps(
     size read as a tile (:func:`_held_by_discs`), which the row's back replaces.
     Between two ends a run of the mask was followed from (``along_mask``, pairs of
     ``id``, see :func:`row_far_ends`) the mask need hold each place only in part.
-    Returns ``chosen`` with the rows' places added.
+    Two ends ``offered`` (by ``id``: found or turned down, not chosen) lay no row
+    together. Returns ``chosen`` with the rows' places added.
     """
     if size_at is None or scoring.model.round is None:
         return chosen
@@ -582,6 +649,8 @@ def row_gaps(
     beside_rows: list[list[list[int]]] = []  # each place's cuts over the cloth beside it
     for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
         a, b = tokens[i], tokens[j]
+        if id(a) in offered and id(b) in offered:
+            continue
         # the gap continues whatever row each end has: its neighbours lie behind it
         way = offsets[i, j] / apart[i, j]
         behind_i = offsets[i, beside[i]] / apart[i, beside[i], None] @ way
