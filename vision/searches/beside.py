@@ -773,17 +773,10 @@ def _backs_beside_cloth(
     match alone, if at all, and have stayed on its place."""
     out: list[Scored | None] = []
     for s, beside, place in zip(pieces, cloth, places, strict=True):
-        reason = scoring.rejection(s, size_at(s.candidate.center))
-        fits = reason is None or for_its_match_alone(reason)
         stayed = distance(s.candidate.center, place.center) <= _ROW_END_DRIFT * place.side
         as_back = [c.score if scoring.is_back(c.group) else 0.0 for c in beside]
-        ok = (
-            bool(beside)
-            and scoring.is_back(s.group)
-            and s.score >= _ROW_BACK_MIN
-            and s.score >= max(as_back) + _CLOTH_LEAD
-        )
-        out.append(s if ok and fits and stayed else None)
+        ok = bool(beside) and s.score >= max(as_back) + _CLOTH_LEAD
+        out.append(s if ok and stayed and _may_be_back(scoring, s, size_at) else None)
     return out
 
 
@@ -827,13 +820,19 @@ def _backs_on_the_mask(
     face down. Over cloth (the mask empty) a place is kept only on a clear match as
     before. Each must still read as a back at :data:`_ROW_BACK_MIN` and be turned
     down for its match alone, if at all."""
-    out: list[Scored | None] = []
-    for s, share in zip(pieces, on_mask, strict=True):
-        reason = scoring.rejection(s, size_at(s.candidate.center))
-        fits = reason is None or for_its_match_alone(reason)
-        ok = share >= least_held and scoring.is_back(s.group) and s.score >= _ROW_BACK_MIN
-        out.append(s if ok and fits else None)
-    return out
+    return [
+        s if share >= least_held and _may_be_back(scoring, s, size_at) else None
+        for s, share in zip(pieces, on_mask, strict=True)
+    ]
+
+
+def _may_be_back(scoring: Scoring, s: Scored, size_at: SizeModel) -> bool:
+    """A row's place that reads as a back (:data:`_ROW_BACK_MIN`) and is turned down,
+    if at all, for its match alone: what every test of a row's poorly matched places
+    asks before its own evidence (the mask, the cloth beside it)."""
+    reason = scoring.rejection(s, size_at(s.candidate.center))
+    fits = reason is None or for_its_match_alone(reason)
+    return fits and scoring.is_back(s.group) and s.score >= _ROW_BACK_MIN
 
 
 def kept_beside(
