@@ -30,6 +30,7 @@ judged in minutes on every style.
 from __future__ import annotations
 
 import argparse
+import os
 import pickle
 import time
 from collections.abc import Iterator
@@ -110,8 +111,11 @@ def cached_photos(photo_set: PhotoSet, tileset: TileSet, cache: Path) -> Iterato
                 yield pickle.load(f)
             continue
         photo = evaluation_photo(tileset, photo_set.seed, photo_set.level, index)
-        with path.open("wb") as f:
+        # Written aside and renamed, so that runs sharing the cache never read half a pickle.
+        partial = path.with_suffix(f".{os.getpid()}.part")
+        with partial.open("wb") as f:
             pickle.dump(photo, f)
+        partial.replace(path)
         yield photo
 
 
