@@ -10,6 +10,7 @@ One of the searches of :mod:`vision.searches`.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -601,6 +602,18 @@ def _run_along_mask(frame: Frame, centre: np.ndarray, step: float) -> tuple[np.n
     return best / np.linalg.norm(best), longest
 
 
+@dataclass(frozen=True)
+class _Aside:
+    """Where the cloth beside a row's places lies: each place's centre, the offset
+    across the row to the cloth, the row's ends (whose shape each cut takes) and the
+    row's step."""
+
+    places: list[np.ndarray]
+    across: np.ndarray
+    shapes: list[Candidate]
+    side: float
+
+
 def row_gaps(
     scoring: Scoring,
     frame: Frame,
@@ -646,7 +659,7 @@ def row_gaps(
     rows: list[list[int]] = []
     holders: list[set[int]] = []  # each row's discs read as tiles on its places
     partly: list[bool] = []  # each row's ends joined by a run of the mask
-    beside_rows: list[list[list[int]]] = []  # each place's cuts over the cloth beside it
+    asides: list[_Aside] = []  # where the cloth beside each row lies
     for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
         a, b = tokens[i], tokens[j]
         if id(a) in offered and id(b) in offered:
@@ -677,19 +690,8 @@ def row_gaps(
             quad = shaped_like(shapes, p, side)
             blob = -1 - len(candidates)
             candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
-        beside_rows.append([])
         across = np.array([-way[1], way[0]]) * _CLOTH_BESIDE * side
-        for p in places:
-            cuts = []
-            for q in (p + across, p - across):
-                quad = shaped_like(shapes, q, side)
-                cloth = Candidate(
-                    quad=quad, round=True, blob=-1 - len(candidates), split=_ROW_SPLIT
-                )
-                if clear_of(q, chosen) and within_frame(cloth, frame):
-                    cuts.append(len(candidates))
-                    candidates.append(cloth)
-            beside_rows[-1].append(cuts)
+        asides.append(_Aside(places, across, shapes, side))
     if not candidates:
         return chosen
     least = scoring.config.second_look_min
@@ -704,23 +706,28 @@ def row_gaps(
     )
     found = {s.candidate.blob: s for s in kept}
     on_mask = coverage(frame.mask, [to_work(c.quad, frame.scale) for c in candidates])
-    out: list[Scored] = []
-    gone: set[int] = set()
-    for row, held, part, cloth in zip(rows, holders, partly, beside_rows, strict=True):
+    laid: list[list[Scored | None]] = []
+    for row, part in zip(rows, partly, strict=True):
         pieces = [found.get(-1 - k) for k in row]
         if not all(s is not None for s in pieces):
             least_held = _ROW_PARTLY_ON_MASK if part else _ROW_ON_MASK
             pieces = _backs_on_the_mask(
                 scoring, [readings[k] for k in row], on_mask[row], size_at, least_held
             )
-        if not all(s is not None for s in pieces):
-            pieces = _backs_beside_cloth(
-                scoring,
-                [readings[k] for k in row],
-                [[readings[k] for k in cuts] for cuts in cloth],
-                [candidates[k] for k in row],
-                size_at,
-            )
+        laid.append(pieces)
+    unlaid = [r for r, pieces in enumerate(laid) if not all(s is not None for s in pieces)]
+    beside = _cloth_beside(scoring, frame, chosen, [asides[r] for r in unlaid])
+    for r, cloth in zip(unlaid, beside, strict=True):
+        laid[r] = _backs_beside_cloth(
+            scoring,
+            [readings[k] for k in rows[r]],
+            cloth,
+            [candidates[k] for k in rows[r]],
+            size_at,
+        )
+    out: list[Scored] = []
+    gone: set[int] = set()
+    for pieces, held in zip(laid, holders, strict=True):
         if all(s is not None for s in pieces):
             out += [s for s in pieces if s is not None and clear_of(s.candidate.center, out)]
             gone |= held
@@ -750,6 +757,35 @@ def _places_read(
     ]
     blurred = read_blurred(scoring, readings, chosen)
     return [b if scoring.is_back(b.group) else a for a, b in zip(readings, blurred, strict=True)]
+
+
+def _cloth_beside(
+    scoring: Scoring,
+    frame: Frame,
+    chosen: list[Scored],
+    asides: list[_Aside],
+) -> list[list[list[Scored]]]:
+    """The cloth a step to each side of every place of some rows, across the row, read
+    as a token (:func:`_places_read`): for each row, each place's readings.
+
+    Only rows that neither matched clearly nor lay on the mask are read so, all in one
+    batch: most rows are laid without it, and each cut costs a place's reading. A cut
+    that falls on a chosen piece or off the frame is not read."""
+    cuts: list[Candidate] = []
+    owners: list[tuple[int, int]] = []  # each cut's row and place
+    for r, aside in enumerate(asides):
+        for k, place in enumerate(aside.places):
+            for q in (place + aside.across, place - aside.across):
+                quad = shaped_like(aside.shapes, q, aside.side)
+                cloth = Candidate(quad=quad, round=True, blob=-1 - len(cuts), split=_ROW_SPLIT)
+                if clear_of(q, chosen) and within_frame(cloth, frame):
+                    cuts.append(cloth)
+                    owners.append((r, k))
+    out: list[list[list[Scored]]] = [[[] for _ in a.places] for a in asides]
+    readings = _places_read(scoring, frame, cuts, chosen) if cuts else []
+    for (r, k), s in zip(owners, readings, strict=True):
+        out[r][k].append(s)
+    return out
 
 
 def _backs_beside_cloth(
