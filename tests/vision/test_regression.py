@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from vision.evaluate import PhotoScore
-from vision.synth.regression import compare, photo_line, photo_sets, summary_line
+from vision.synth import regression
+from vision.synth.regression import (
+    PhotoSet,
+    cached_photos,
+    compare,
+    photo_line,
+    photo_sets,
+    summary_line,
+)
 
 
 def _score(index: int, right: int, tokens_right: int = 0, ms: float = 50.0) -> PhotoScore:
@@ -59,3 +67,23 @@ def test_a_scene_is_named_by_seed_level_and_index_alike_in_every_style():
     (seal, _) = photo_sets(["check"], {"seal"})
     assert nocturne.scene(3) == "s7-L2-3"
     assert seal.scene(19) == "s2024-L2-19"
+
+
+def test_only_the_scenes_asked_for_are_rendered_and_cached(tmp_path, monkeypatch):
+    drawn: list[int] = []
+
+    def render(tileset, seed, level, index):
+        drawn.append(index)
+        return f"photo {seed}-{level}-{index}"
+
+    monkeypatch.setattr(regression, "evaluation_photo", render)
+    photo_set = PhotoSet("x", 7, 2, 10)
+    scenes = frozenset({"s7-L2-3", "s7-L2-8"})
+    first = list(cached_photos(photo_set, None, tmp_path, scenes))
+    again = list(cached_photos(photo_set, None, tmp_path, scenes))
+    assert first == again == [(3, "photo 7-2-3"), (8, "photo 7-2-8")]
+    assert drawn == [3, 8]
+    assert sorted(p.name for p in (tmp_path / "photos").iterdir()) == [
+        "x-s7-L2-3.pkl",
+        "x-s7-L2-8.pkl",
+    ]

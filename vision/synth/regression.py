@@ -102,13 +102,22 @@ def photo_path(cache: Path, label: str, index: int) -> Path:
     return cache / "photos" / f"{label}-{index}.pkl"
 
 
-def cached_photos(photo_set: PhotoSet, tileset: TileSet, cache: Path) -> Iterator[SyntheticPhoto]:
+def cached_photos(
+    photo_set: PhotoSet,
+    tileset: TileSet,
+    cache: Path,
+    scenes: frozenset[str] | None = None,
+) -> Iterator[tuple[int, SyntheticPhoto]]:
+    """The set's photos with their indices, rendered only when first asked for; with
+    ``scenes``, only those."""
     (cache / "photos").mkdir(parents=True, exist_ok=True)
     for index in range(photo_set.photos):
+        if scenes is not None and photo_set.scene(index) not in scenes:
+            continue
         path = photo_path(cache, photo_set.label, index)
         if path.exists():
             with path.open("rb") as f:
-                yield pickle.load(f)
+                yield index, pickle.load(f)
             continue
         photo = evaluation_photo(tileset, photo_set.seed, photo_set.level, index)
         # Written aside and renamed, so that runs sharing the cache never read half a pickle.
@@ -116,7 +125,7 @@ def cached_photos(photo_set: PhotoSet, tileset: TileSet, cache: Path) -> Iterato
         with partial.open("wb") as f:
             pickle.dump(photo, f)
         partial.replace(path)
-        yield photo
+        yield index, photo
 
 
 def reencoded(image: np.ndarray, quality: int) -> np.ndarray:
@@ -152,9 +161,7 @@ def run_set(job: tuple[PhotoSet, Path, int | None, frozenset[str] | None]) -> li
     recogniser = Recogniser(tileset)
     label = photo_set.label + (f"-j{quality}" if quality else "")
     scores, lines = [], []
-    for index, photo in enumerate(cached_photos(photo_set, tileset, cache)):
-        if scenes is not None and photo_set.scene(index) not in scenes:
-            continue
+    for index, photo in cached_photos(photo_set, tileset, cache, scenes):
         image = reencoded(photo.image, quality) if quality else photo.image
         start = time.perf_counter()
         result = recogniser.detect(image)
