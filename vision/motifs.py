@@ -249,9 +249,10 @@ def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, i
     time on every face average to a blur), and the other motif's best single face must
     also fit better than the group's best single face: against the means alone, right
     clock readings were turned wrong (a piece fitting its motif's blur at 0.83 and
-    another's at 0.87, its motif's best face at 0.96 and the other's at 0.93). Applied to every set it turned as many wrong readings right
-    as right ones wrong (diagonal, orbit, azulejo seed 7), where the faces differ only in
-    colour and the mean is the better judge."""
+    another's at 0.87, its motif's best face at 0.96 and the other's at 0.93). Applied
+    to every set it turned as many wrong readings right as right ones wrong (diagonal,
+    orbit, azulejo seed 7), where the faces differ only in colour and the mean is the
+    better judge."""
     own, other = _fits(padded, pairs)
     if pairs.singles_judge:
         single_own, single_other = _single_fits(padded, pairs)
