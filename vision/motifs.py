@@ -10,7 +10,7 @@ windows once per tile set; :func:`motif_challenges` judges a batch of pieces).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -25,6 +25,12 @@ SPOT = 0.3
 #: Hearts change a set's faces alike (only the heart is added) where the groups' changes
 #: correlate this well on average; under it the sides of each group are judged apart.
 TWINS_ALIKE = 0.8
+#: A motif's mean face stands for its faces where its faces of one side (plain or heart)
+#: in two colours correlate this well on the windows where motifs differ (the median
+#: over the set's pairs and windows); under it each face prints the figure otherwise (a
+#: clock's hands at another time on every face: 0.91; twelve other sets 0.945-0.998),
+#: the mean is a picture no tile prints, and the single faces judge too.
+FACES_ALIKE = 0.93
 SHIFTS = ((0, 0), (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
@@ -42,6 +48,15 @@ class MotifPairs:
     stacked: np.ndarray  # D×3C float32: the windows' weights, own face and other on them
     own_stats: np.ndarray  # 3×C: sum, sum of squares and count of own face on each window
     other_stats: np.ndarray  # 3×C: the same for the challenger's face
+    #: N single faces (of the own group or the challenger, of the pair's ink, turned as
+    #: the pair's face) on the windows of the pairs of the group's mean face (side 0)
+    single_pair: np.ndarray  # N: the pair each single face is on
+    single_own: np.ndarray  # N bools: a face of the group (else of the challenger)
+    single_stacked: np.ndarray  # D×N float32: each face on its pair's window
+    single_stats: np.ndarray  # 3×N: sum, sum of squares and count of each on its window
+    #: whether the single faces judge as well as the mean (the set's faces unlike beyond
+    #: colour, :data:`FACES_ALIKE`)
+    singles_judge: bool = False
 
 
 def motif_pairs(
@@ -67,9 +82,17 @@ def motif_pairs(
         for ink in range(len(inks))
         for side, members in enumerate(_sides(model, g, split, inks[ink]))
     }
+    faces = {
+        (g, ink): band_pass(model.colour_templates[list(members)])
+        for g in groups
+        for ink in range(len(inks))
+        if (members := _sides(model, g, split, inks[ink])[0])
+    }
     pairs: dict[int, MotifPairs] = {}
+    alike: list[float] = []  # faces of one motif and side in two colours, on each window
     for g in groups:
         keys, sides, ink_of, windows, owns, others = [], [], [], [], [], []
+        single_pair, single_own, singles = [], [], []
         for ink in range(len(inks)):
             for side in range(len(_sides(model, g, split, inks[ink]))):
                 own_band = bands[(g, ink, side)]
@@ -86,6 +109,14 @@ def motif_pairs(
                         windows.append(window.ravel().astype(np.float64))
                         owns.append(own_band.ravel() * windows[-1])
                         others.append(turned.ravel() * windows[-1])
+                        if side == 0:
+                            alike += _colours_alike(model, g, inks[ink], faces[(g, ink)], window)
+                            for own_face, group in ((True, g), (False, r)):
+                                for face in faces.get((group, ink), ()):
+                                    turned_face = face if own_face else np.rot90(face, quarters)
+                                    single_pair.append(len(keys) - 1)
+                                    single_own.append(own_face)
+                                    singles.append(turned_face.ravel() * windows[-1])
         if not keys:
             continue
         pixels = np.flatnonzero(np.any(windows, axis=0))
@@ -96,6 +127,7 @@ def motif_pairs(
             return np.stack([t.sum(axis=1), (t * t).sum(axis=1), count])
 
         stacked = np.concatenate([w, own, other]).T.astype(np.float32)
+        single = np.array(singles).reshape(len(singles), -1)[:, pixels]
         pairs[g] = MotifPairs(
             size,
             pixels,
@@ -105,8 +137,49 @@ def motif_pairs(
             stacked,
             stats(own),
             stats(other),
+            np.array(single_pair, int),
+            np.array(single_own, bool),
+            single.T.astype(np.float32),
+            stats(single, count[single_pair]),
         )
-    return pairs
+    judge = bool(alike) and float(np.median(alike)) < FACES_ALIKE
+    none = np.zeros(0, int)
+    return {
+        g: replace(p, singles_judge=True)
+        if judge
+        else replace(
+            p,
+            single_pair=none,
+            single_own=none.astype(bool),
+            single_stacked=np.zeros((len(p.pixels), 0), np.float32),
+            single_stats=np.zeros((3, 0)),
+        )
+        for g, p in pairs.items()
+    }
+
+
+def _colours_alike(
+    model: AppearanceModel,
+    group: int,
+    ink: frozenset[Colour],
+    faces: np.ndarray,
+    window: np.ndarray,
+) -> list[float]:
+    """The correlations on ``window`` of the group's band-passed ``faces`` (of ``ink``, in
+    the order of :func:`_sides`) of one side (plain or heart) in two colours."""
+    members = _sides(model, group, False, ink)[0]
+    tiles = [model.labels[m].tile for m in members]
+    vectors = faces[:, window]
+    vectors = vectors - vectors.mean(axis=1, keepdims=True)
+    vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-6)
+    return [
+        float(vectors[a] @ vectors[b])
+        for a, b in zip(*np.triu_indices(len(members), 1), strict=True)
+        if tiles[a] is not None
+        and tiles[b] is not None
+        and tiles[a].heart == tiles[b].heart
+        and tiles[a].colour != tiles[b].colour
+    ]
 
 
 def _colour(model: AppearanceModel, member: int) -> Colour | None:
@@ -169,8 +242,20 @@ def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, i
     against the faces of the piece's own side (plain or heart, :func:`_sides`): either
     alone turned right readings wrong by a hundredth (a plain vampire on a spiral of
     dashes, whorl, read by its side as a coffin a quarter turned, 0.91 against 0.90).
-    Both are the faces of the piece's own ink (:func:`_own_inks`)."""
+    Both are the faces of the piece's own ink (:func:`_own_inks`).
+
+    Where the set's faces of one motif differ beyond colour (``singles_judge``, see
+    :data:`FACES_ALIKE`), the mean is a picture no tile prints (a clock's hands at another
+    time on every face average to a blur), and the other motif's best single face must
+    also fit better than the group's best single face: against the means alone, right
+    clock readings were turned wrong (a piece fitting its motif's blur at 0.83 and
+    another's at 0.87, its motif's best face at 0.96 and the other's at 0.93). Applied
+    to every set it turned as many wrong readings right as right ones wrong (diagonal,
+    orbit, azulejo seed 7), where the faces differ only in colour and the mean is the
+    better judge."""
     own, other = _fits(padded, pairs)
+    if pairs.singles_judge:
+        single_own, single_other = _single_fits(padded, pairs)
     ink_of = _own_inks(own, pairs)
     out: list[tuple[int, int] | None] = [None] * len(padded)
     for ink in np.unique(ink_of).tolist():
@@ -181,6 +266,10 @@ def motif_challenges(padded: np.ndarray, pairs: MotifPairs) -> list[tuple[int, i
             mine, other[np.ix_(ks, columns)] - mine, pairs.sides[columns]
         )
         gain = np.minimum(whole, side)
+        if pairs.singles_judge:
+            # the best single face of the other motif must fit better too
+            singly = (single_other - single_own)[np.ix_(ks, columns)]
+            gain = np.minimum(gain, singly[:, : gain.shape[1]])
         best = gain.argmax(axis=1)
         keys = [pairs.challengers[c] for c in columns[: gain.shape[1]]]
         for k, b, row in zip(ks.tolist(), best.tolist(), gain, strict=True):
@@ -249,6 +338,34 @@ def _whole_and_own_side(
 def _fits(padded: np.ndarray, pairs: MotifPairs) -> tuple[np.ndarray, np.ndarray]:
     """Each piece's correlation (best shift) with its own face and with the challenger's,
     on each pair's window: two K×C arrays."""
+    shifts, sx, sxx = _shifted(padded, pairs)
+    count = len(pairs.challengers)
+    products = shifts @ pairs.stacked[:, count:]  # K×S×2C: with own, with other
+    own, other = products[..., :count], products[..., count:]
+    return _correlation(own, sx, sxx, pairs.own_stats), _correlation(
+        other, sx, sxx, pairs.other_stats
+    )
+
+
+def _single_fits(padded: np.ndarray, pairs: MotifPairs) -> tuple[np.ndarray, np.ndarray]:
+    """Each piece's best fit (best shift) among its own group's single faces and among
+    the challenger's, on the window of each pair of the group's mean face: two K×C
+    arrays (-1 on the pairs of a side's faces, which have none)."""
+    shifts, sx, sxx = _shifted(padded, pairs)
+    at = pairs.single_pair
+    cross = shifts @ pairs.single_stacked
+    fits = _correlation(cross, sx[..., at], sxx[..., at], pairs.single_stats)
+    count = len(pairs.challengers)
+    own = np.full((len(padded), count), -1.0)
+    other = np.full((len(padded), count), -1.0)
+    for best, chosen in ((own, pairs.single_own), (other, ~pairs.single_own)):
+        np.maximum.at(best.T, at[chosen], fits[:, chosen].T)
+    return own, other
+
+
+def _shifted(padded: np.ndarray, pairs: MotifPairs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each piece's patch at each shift on the pairs' pixels (K×S×D), and its sum and sum
+    of squares on each pair's window (K×S×C each)."""
     size = pairs.size
     shifts = np.stack(
         [
@@ -257,19 +374,16 @@ def _fits(padded: np.ndarray, pairs: MotifPairs) -> tuple[np.ndarray, np.ndarray
         ],
         axis=1,
     )[..., pairs.pixels]  # K×S×D
-    count = len(pairs.challengers)
-    products = shifts @ pairs.stacked  # K×S×3C: each window alone, with own, with other
-    sx, own, other = (
-        products[..., :count],
-        products[..., count : 2 * count],
-        products[..., 2 * count :],
-    )
-    sxx = (shifts * shifts) @ pairs.stacked[:, :count]
+    windows = pairs.stacked[:, : len(pairs.challengers)]
+    return shifts, shifts @ windows, (shifts * shifts) @ windows
 
-    def fit(cross: np.ndarray, stats: np.ndarray) -> np.ndarray:
-        st, stt, n = stats
-        cov = cross - sx * st / n
-        var = np.maximum(sxx - sx * sx / n, 1e-6) * np.maximum(stt - st * st / n, 1e-6)
-        return (cov / np.sqrt(var)).max(axis=1)  # K×C: each pair's best shift
 
-    return fit(own, pairs.own_stats), fit(other, pairs.other_stats)
+def _correlation(
+    cross: np.ndarray, sx: np.ndarray, sxx: np.ndarray, stats: np.ndarray
+) -> np.ndarray:
+    """Correlations on windows from the pieces' cross products with faces (K×S×N), their
+    sums and sums of squares there (K×S×N) and the faces' (3×N): K×N, the best shift."""
+    st, stt, n = stats
+    cov = cross - sx * st / n
+    var = np.maximum(sxx - sx * sx / n, 1e-6) * np.maximum(stt - st * st / n, 1e-6)
+    return (cov / np.sqrt(var)).max(axis=1)
