@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.bitenight.tiles import Colour, Motif, Tile
 from vision.synth.camera import (
     CameraEffects,
     kelvin_gains,
@@ -15,7 +16,7 @@ from vision.synth.camera import (
     random_effects,
     view_homography,
 )
-from vision.synth.check_styles import STYLES
+from vision.synth.check_styles import STYLES, _doily_tile, _marquetry, _shrunk_figure
 from vision.synth.regression import style_tileset
 from vision.synth.scene import render_photo
 from vision.tileset import TileSet
@@ -97,6 +98,28 @@ def test_the_check_styles_are_valid_tile_sets_of_their_own_shape(tmp_path):
         loaded = style_tileset(name, tmp_path)
         assert loaded.tile_shape == STYLES[name][0]
         assert len(loaded.faces) == 50 and loaded.has_tokens
+
+
+def test_marquetry_grounds_are_another_piece_of_wood_on_every_face():
+    # session 22's square style: the grain of the ground differs from face to face, as
+    # real veneer does, so no two faces of a motif share their ground
+    a = Tile(Colour.RED, Motif.MONK, False)
+    b = Tile(Colour.BLUE, Motif.MONK, False)
+    faces = [_marquetry(t)[..., :3].astype(float) for t in (a, b)]
+    ground = ~_shrunk_figure(Motif.MONK, 160, 0.8)
+    ground[:24] = ground[-24:] = False
+    ground[:, :24] = ground[:, -24:] = False
+    assert np.abs(faces[0] - faces[1])[ground].mean() > 8
+
+
+def test_doily_shows_its_colour_only_through_the_lace():
+    # session 22's round style: a white doily on a card of the colour, which shows only
+    # past the scallops, through the holes and in the figure's pricks
+    face = _doily_tile(Tile(Colour.RED, Motif.VAMPIRE, False))
+    inside = face[..., 3] == 255
+    bgr = face[..., :3].astype(int)
+    red = (bgr[..., 2] - bgr[..., :2].max(axis=2) > 60) & inside
+    assert 0.05 < red.sum() / inside.sum() < 0.3
 
 
 #: What the real level adds to the hard one (each neutral by default).

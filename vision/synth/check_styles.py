@@ -102,6 +102,14 @@ measured at the start of a session before anyone studied them (docs/vision.md, "
   brushed metal rim; the figure filled in the colour with a darker outline; two thin black
   hands cross it at a different time on every face; the heart a tiny heart in the colour
   below the 12 o'clock tick; a faint reflection in the glass at the upper left.
+* ``marquetry``: square; wood inlay, the ground a pale figured veneer whose strong wavy
+  grain is another piece of wood on every face, a cross-banded edge and an ebony and holly
+  stringing; the figure a veneer stained in the colour, its grain across the ground's, in a
+  dark knife cut; the heart a small mother-of-pearl inlay low on the right.
+* ``doily``: round; a white paper lace doily with a scalloped edge laid on a card of the
+  colour, which shows only past the scallops and through rings of pierced holes; the figure
+  a black paper silhouette pasted on, pricked along a line inside its edge so that the
+  colour shows through in dots; the heart a small heart of gold foil above it.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -2785,6 +2793,235 @@ def _token_cl(colour: BGR | None) -> np.ndarray:
     return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, 112)
 
 
+#: stains on the veneer of the figure
+_COL_MQ: dict[Colour, BGR] = {
+    Colour.BLUE: (165, 98, 38),
+    Colour.RED: (42, 44, 178),
+    Colour.YELLOW: (32, 188, 238),
+    Colour.GREEN: (62, 132, 48),
+    Colour.PURPLE: (122, 52, 112),
+}
+_TOK_MQ = _token_palette(_COL_MQ, black=(40, 38, 42), white=(226, 232, 236))
+_MAPLE_MQ: BGR = (142, 184, 212)  # the ground veneer, a pale figured wood
+_EBONY_MQ: BGR = (38, 42, 52)
+_HOLLY_MQ: BGR = (222, 232, 238)
+_GLUE_MQ: BGR = (48, 60, 80)
+_BURNT_MQ: BGR = (34, 44, 62)
+
+
+def _wood(n: int, seed: int, angle: float, period: float) -> np.ndarray:
+    """Wood grain on an n-px veneer as a darkening factor 0..1 (1 in the late wood).
+
+    Growth rings cut along their length: wavy bands ``period`` of the side apart,
+    running at ``angle`` (radians), each with a narrow dark late-wood line, and fine
+    pores streaked along the grain. Every seed is another piece of wood.
+    """
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    across = -xx * np.sin(angle) + yy * np.cos(angle)
+    along = xx * np.cos(angle) + yy * np.sin(angle)
+    warp = 0.05 * _mottle(n, seed, 4) + 0.02 * np.sin(2 * np.pi * (along * 1.3 + rng.random()))
+    phase = (across + warp) / period
+    rings = (0.5 + 0.5 * np.cos(2 * np.pi * phase)) ** 8
+    pores = rng.normal(0, 1, 4096).astype(np.float32)
+    pores = np.convolve(pores, np.ones(3) / 3, "same")
+    at = ((across + warp) * 1400).astype(np.int64) % len(pores)
+    streaks = pores[at] * (0.6 + 0.4 * np.cos(2 * np.pi * along * 3 + rng.random() * 6))
+    return np.clip(0.75 * rings + 0.09 * streaks + 0.08, 0, 1)
+
+
+def _veneer(n: int, colour: BGR, seed: int, angle: float, depth: float) -> np.ndarray:
+    """A veneer of ``colour`` darkened ``depth`` in its grain."""
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = colour
+    return img * (1 - depth * _wood(n, seed, angle, 0.11))[..., None]
+
+
+def _cut_line(img: np.ndarray, mask: np.ndarray, width: float) -> None:
+    """The dark knife cut and glue line round an inlaid piece ``mask``."""
+    k = max(1, int(width))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+    m = mask.astype(np.uint8)
+    img[(cv2.dilate(m, disc) > 0) & ~mask] = _GLUE_MQ
+
+
+def _pearl(n: int, seed: int) -> np.ndarray:
+    """Mother of pearl: a pale shell whose tint wanders pink, green and blue, in layers."""
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = (228, 230, 232)
+    for k, tint in enumerate(((18, -6, 10), (-8, 12, -4), (14, 6, -12))):
+        img += _mottle(n, seed + k, 5)[..., None] * np.array(tint, np.float32) * 0.6
+    return img
+
+
+def _marquetry(tile: Tile) -> np.ndarray:
+    n = PX * S
+    index = ALL_TILES.index(tile)
+    # the ground a pale figured veneer, its grain running across the face, another piece
+    # of wood on every face
+    img = _veneer(n, _MAPLE_MQ, 701 + index, 0.18, 0.42)
+    # the border: a cross-banded edge of the same wood, an ebony and holly stringing inside
+    edge = _veneer(n, _MAPLE_MQ, 907 + index, np.pi / 2 + 0.18, 0.42) * 0.86
+    yy, xx = np.mgrid[0:n, 0:n]
+    inset = np.minimum(np.minimum(xx, yy), np.minimum(n - 1 - xx, n - 1 - yy)) / n
+    img[inset < 0.07] = edge[inset < 0.07]
+    img[(inset >= 0.07) & (inset < 0.09)] = _EBONY_MQ
+    img[(inset >= 0.09) & (inset < 0.098)] = _HOLLY_MQ
+    # the figure a veneer stained in the colour, cut with its grain across the ground's
+    figure = _shrunk_figure(tile.motif, n, 0.8)
+    stained = _veneer(n, _COL_MQ[tile.colour], 1301 + index, 1.35, 0.3)
+    img[figure] = stained[figure]
+    _cut_line(img, figure, 0.006 * n)
+    if tile.heart:
+        # a small heart of mother of pearl set low on the right
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, 0.77 * n, 0.79 * n, 0.075 * n, 255)
+        shell = heart > 127
+        img[shell] = _pearl(n, 31 + index)[shell]
+        _cut_line(img, shell, 0.005 * n)
+    # a satin varnish: warmer, and a little brighter towards the upper left
+    img *= (1.04 - 0.08 * (xx + yy) / (2 * n))[..., None]
+    return _shrunk(np.clip(img, 0, 255).astype(np.uint8))
+
+
+def _token_mq(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    if colour is None:
+        # the back: a bare turned disc of the ground wood, a burnt ring in the middle
+        img = _veneer(n, _MAPLE_MQ, 53, 0.3, 0.42)
+        img[(r > 0.16) & (r < 0.19)] = _BURNT_MQ
+    else:
+        # a face: a disc of wood stained in the colour, a vampire's mouth burnt into it
+        # (inlaid in holly where the stain is too dark to burn on)
+        img = _veneer(n, colour, 59 + sum(colour), 0.3, 0.3)
+        mark = np.zeros((n, n, 3), np.float32)
+        _mouth_mark(mark, (0, 0, 0), (255, 255, 255))
+        ink = _HOLLY_MQ if sum(colour) < 250 else _BURNT_MQ
+        img[mark[..., 0] > 127] = ink
+    # the lathe's grooves near the rim, and the rounded edge falling into shade
+    img[((r > 0.405) & (r < 0.412)) | ((r > 0.425) & (r < 0.43))] *= 0.7
+    img *= (1 - 0.35 * np.clip((r - 0.47) / 0.03, 0, 1))[..., None]
+    return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, 112)
+
+
+#: the card behind the lace
+_COL_DY: dict[Colour, BGR] = {
+    Colour.BLUE: (172, 92, 28),
+    Colour.RED: (45, 38, 196),
+    Colour.YELLOW: (28, 196, 242),
+    Colour.GREEN: (66, 150, 50),
+    Colour.PURPLE: (140, 56, 132),
+}
+_TOK_DY = _token_palette(_COL_DY, black=(36, 36, 38), white=(240, 242, 242))
+_PAPER_DY: BGR = (236, 242, 245)
+_SILHOUETTE_DY: BGR = (26, 24, 26)
+_GREY_DY: BGR = (128, 128, 126)
+
+
+def _doily_holes(n: int, rings: list[tuple[float, int, float, float]]) -> np.ndarray:
+    """The holes pierced in a paper doily: for each ring (radius, count, long, wide: shares
+    of the side) ``count`` teardrop holes pointing outwards (round where long == wide)."""
+    c = (n - 1) / 2
+    holes = np.zeros((n, n), np.uint8)
+    for radius, count, long, wide in rings:
+        for k in range(count):
+            t = 2 * np.pi * (k + 0.5 * (count % 2)) / count - np.pi / 2
+            centre = (int(c + radius * n * np.cos(t)), int(c + radius * n * np.sin(t)))
+            axes = (max(1, int(long * n)), max(1, int(wide * n)))
+            cv2.ellipse(holes, centre, axes, np.degrees(t), 0, 360, 255, -1, _AA)
+    return holes > 127
+
+
+def _doily(
+    n: int, card: BGR, seed: int, holes: np.ndarray, scallops: int, edge: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """A white paper doily with a scalloped edge on a round card of ``card``: the picture and
+    each pixel's radius. The card shows only through the holes and past the scallops, each
+    hole shaded on its upper left side where the paper's thickness stands over it."""
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    a = np.arctan2(yy - c, xx - c)
+    paper = r < edge - 0.025 * (1 - np.abs(np.cos(scallops * a / 2)))
+    paper &= ~holes
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = card
+    img *= (1 + 0.03 * _mottle(n, seed, 6))[..., None]
+    lift = max(1, int(0.006 * n))
+    shade = cv2.GaussianBlur(np.roll(paper.astype(np.float32), (lift, lift), (0, 1)), (0, 0), lift)
+    img *= (1 - 0.35 * shade * ~paper)[..., None]
+    sheet = _grain(np.full((n, n, 3), _PAPER_DY, np.uint8), seed, 5.0).astype(np.float32)
+    img[paper] = sheet[paper]
+    return img, r
+
+
+def _pricked(img: np.ndarray, mask: np.ndarray, colour: BGR, inset: float, step: float) -> None:
+    """Pin pricks a step apart along a line ``inset`` pixels inside ``mask``'s edge, each
+    showing ``colour`` from the card behind."""
+    k = max(1, int(inset))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+    inner = cv2.erode(mask.astype(np.uint8), disc)
+    contours, _ = cv2.findContours(inner, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    for contour in contours:
+        points = contour[:, 0, :].astype(np.float32)
+        walked = np.concatenate([[0], np.cumsum(np.hypot(*np.diff(points, axis=0).T))])
+        for d in np.arange(0, walked[-1], step):
+            x, y = points[np.searchsorted(walked, d).clip(0, len(points) - 1)]
+            cv2.circle(img, (int(x), int(y)), max(1, int(0.3 * inset)), colour, -1, _AA)
+
+
+def _foil(img: np.ndarray, mask: np.ndarray) -> None:
+    """Gold foil stamped over ``mask``: bright where it faces the lamp (upper left)."""
+    n = len(img)
+    ys, xs = np.nonzero(mask)
+    span = max(1, int(xs.max() - xs.min() + ys.max() - ys.min()))
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    lit = np.clip(1 - ((xx - xs.min()) + (yy - ys.min())) / span, 0, 1)[..., None]
+    gold = np.array((40, 120, 170), np.float32) + lit * np.array((150, 115, 80), np.float32)
+    img[mask] = gold[mask]
+
+
+def _doily_tile(tile: Tile) -> np.ndarray:
+    n = PX * S
+    index = ALL_TILES.index(tile)
+    colour = _COL_DY[tile.colour]
+    holes = _doily_holes(
+        n, [(0.415, 24, 0.03, 0.013), (0.355, 24, 0.016, 0.016), (0.305, 36, 0.006, 0.006)]
+    )
+    img, r = _doily(n, colour, 811 + index, holes, 24, 0.485)
+    # the figure a black paper silhouette pasted on, a line of pin pricks inside its edge
+    figure = _shrunk_figure(tile.motif, n, 0.54)
+    lift = int(0.008 * n)
+    shadow = cv2.GaussianBlur(
+        np.roll(figure.astype(np.float32), (lift, lift), (0, 1)), (0, 0), lift
+    )
+    img *= (1 - 0.25 * shadow * ~figure)[..., None]
+    img[figure] = _SILHOUETTE_DY
+    _pricked(img, figure, colour, 0.022 * n, 0.03 * n)
+    if tile.heart:
+        # a small heart stamped in gold foil above the figure
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, n / 2, 0.25 * n, 0.05 * n, 255)
+        _foil(img, heart > 127)
+    return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, PX)
+
+
+def _token_dy(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    holes = _doily_holes(n, [(0.37, 16, 0.045, 0.022), (0.27, 16, 0.018, 0.018)])
+    # a back: the same doily on a grey card, nothing on it
+    img, r = _doily(n, colour or _GREY_DY, 61, holes, 16, 0.48)
+    if colour is not None:
+        # a face: a vampire's mouth cut from black paper in the middle
+        mark = np.zeros((n, n, 3), np.float32)
+        _mouth_mark(mark, (0, 0, 0), (255, 255, 255))
+        img[mark[..., 0] > 127] = _SILHOUETTE_DY
+    return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, 112)
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -2833,6 +3070,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "cookie": ("round", _cookie, _token_ck, _TOK_CK),
     "brick": ("square", _brick, _token_br, _TOK_BR),
     "clock": ("round", _clock, _token_cl, _TOK_CL),
+    "marquetry": ("square", _marquetry, _token_mq, _TOK_MQ),
+    "doily": ("round", _doily_tile, _token_dy, _TOK_DY),
 }
 
 
