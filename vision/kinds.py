@@ -631,9 +631,10 @@ def tiles_by_colour(
         for i in doubted
     ]
     middles = {doubted[k] for k in row_middles(at)} if rows else set()
+    ends = row_ends_by_size(scoring, chosen, doubted, size_at) if rows else set()
     out = list(chosen)
     for i, misfit in zip(doubted, own, strict=True):
-        if not misfit >= doubt or i in middles:
+        if not misfit >= doubt or i in middles or i in ends:
             continue
         reading = _tile_reading(scoring, frame, chosen[i], size_at, lambda r: misfits(out, r))
         if reading is None:
@@ -643,6 +644,42 @@ def tiles_by_colour(
         if again < misfit and clear_of(tile.candidate.center, others):
             out[i] = tile
     return out
+
+
+def row_ends_by_size(
+    scoring: Scoring, chosen: list[Scored], doubted: list[int], size_at: SizeModel
+) -> set[int]:
+    """Of the ``doubted`` tokens (indices in ``chosen``), those that size and company
+    say are a row's tokens whatever their colour: where the frame's clear tokens are
+    clearly smaller than its tiles (:func:`token_ratio_of`, :data:`_KINDS_APART`), a
+    token nearer their size than a tile's, lying a row's step
+    (:data:`vision.token_rows.STEP_RANGE`, with a cut's slack) from another token.
+
+    A row's end lies face up, and a face whose colour the structure read wrongly
+    misfits that colour as a tile does (``clock``: a white dial-like face read as a
+    black face at 0.87, misfit over :data:`_TOKEN_MISFIT_DOUBT`, then read again as a
+    tile of its own size and reported as a green coffin beside the row's backs). Its
+    colour is read later among the token faces; a tile is not cut at a token's size
+    beside a token. Where tokens are about the tiles' size (``stitch``) size cannot
+    tell, and the colour rule stands alone."""
+    token_ratio = token_ratio_of(scoring, chosen, size_at)
+    if token_ratio is None or token_ratio >= 1 - _KINDS_APART:
+        return set()
+    kept: set[int] = set()
+    for i in doubted:
+        c = chosen[i].candidate
+        ratio = c.side / size_at(c.center)
+        if math.log(ratio) >= math.log(token_ratio) / 2:
+            continue  # nearer a tile's size (the geometric middle of the two)
+        for j in doubted:
+            o = chosen[j].candidate
+            if j == i:
+                continue
+            step = distance(c.center, o.center) / ((c.side + o.side) / 2)
+            if STEP_RANGE[0] * 0.8 <= step <= STEP_RANGE[1] * 1.2:
+                kept.add(i)
+                break
+    return kept
 
 
 def _tile_reading(
