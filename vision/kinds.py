@@ -416,7 +416,9 @@ def tokens_in_company(
         # the frame's tokens were 0.71; tokens cut large with table round them were
         # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
         tile_sized = square_tiles and ratio >= 1.0
-        lone = s.score < least and (_alone(s, tokens) or _loose_pair(s, tokens, least))
+        lone = s.score < least and (
+            _alone(s, tokens) or _loose_pair(s, tokens, least, token_side)
+        )
         small = (
             size_at is not None
             and token_ratio is not None
@@ -546,21 +548,28 @@ def _token_sized_row(
     return 1 / _ROW_CUT_SLACK <= ratio <= _ROW_CUT_SLACK
 
 
-def _loose_pair(piece: Scored, tokens: list[Scored], least: float) -> bool:
+def _loose_pair(
+    piece: Scored, tokens: list[Scored], least: float, token_side: float | None = None
+) -> bool:
     """Whether ``piece`` and one other of ``tokens`` lie together with no third within
     :data:`_LONE_REACH` diameters of either, a gap apart (further than a row's step,
     :data:`vision.token_rows.STEP_RANGE`), the other also matched under ``least``: two
     dice on a dark table (pale squares with dark pips, each aligned as a token 0.77,
     1.9 of their sizes apart) keep each other company as a row's two ends with its
     middle unread would. Two tokens side by side are left alone: a row's end whose
-    rest was not read (``seal``: a white face and the back beside it, 0.7 each)."""
+    rest was not read (``seal``: a white face and the back beside it, 0.7 each).
+    Whether they lie side by side is judged at the frame's token size too
+    (``token_side``, where known): a pale face and a back on a pale cloth are cut
+    smaller than they are (``clock`` seed 2024 #9: 25 and 27 px, the frame's tokens
+    30 px, 31.6 px apart: side by side, not a gap)."""
     company = _company(piece, tokens)
     if len(company) != 1:
         return False
     other = company[0]
     back = _company(other, tokens)
     c, o = piece.candidate, other.candidate
-    gap = distance(c.center, o.center) > STEP_RANGE[1] * (c.side + o.side) / 2
+    size = max((c.side + o.side) / 2, token_side or 0.0)
+    gap = distance(c.center, o.center) > STEP_RANGE[1] * size
     return gap and other.score < least and len(back) == 1 and back[0] is piece
 
 
