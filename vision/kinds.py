@@ -416,9 +416,7 @@ def tokens_in_company(
         # the frame's tokens were 0.71; tokens cut large with table round them were
         # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
         tile_sized = square_tiles and ratio >= 1.0
-        lone = s.score < least and (
-            _alone(s, tokens) or _loose_pair(s, tokens, least, token_side)
-        )
+        lone = s.score < least and (_alone(s, tokens) or _loose_pair(s, tokens, least, token_side))
         small = (
             size_at is not None
             and token_ratio is not None
