@@ -416,7 +416,7 @@ def tokens_in_company(
         # the frame's tokens were 0.71; tokens cut large with table round them were
         # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
         tile_sized = square_tiles and ratio >= 1.0
-        lone = s.score < least and (_alone(s, tokens) or _loose_pair(s, tokens, least))
+        lone = s.score < least and (_alone(s, tokens) or _loose_pair(s, tokens, least, token_side))
         small = (
             size_at is not None
             and token_ratio is not None
@@ -546,21 +546,28 @@ def _token_sized_row(
     return 1 / _ROW_CUT_SLACK <= ratio <= _ROW_CUT_SLACK
 
 
-def _loose_pair(piece: Scored, tokens: list[Scored], least: float) -> bool:
+def _loose_pair(
+    piece: Scored, tokens: list[Scored], least: float, token_side: float | None = None
+) -> bool:
     """Whether ``piece`` and one other of ``tokens`` lie together with no third within
     :data:`_LONE_REACH` diameters of either, a gap apart (further than a row's step,
     :data:`vision.token_rows.STEP_RANGE`), the other also matched under ``least``: two
     dice on a dark table (pale squares with dark pips, each aligned as a token 0.77,
     1.9 of their sizes apart) keep each other company as a row's two ends with its
     middle unread would. Two tokens side by side are left alone: a row's end whose
-    rest was not read (``seal``: a white face and the back beside it, 0.7 each)."""
+    rest was not read (``seal``: a white face and the back beside it, 0.7 each).
+    Whether they lie side by side is judged at the frame's token size too
+    (``token_side``, where known): a pale face and a back on a pale cloth are cut
+    smaller than they are (``clock`` seed 2024 #9: 25 and 27 px, the frame's tokens
+    30 px, 31.6 px apart: side by side, not a gap)."""
     company = _company(piece, tokens)
     if len(company) != 1:
         return False
     other = company[0]
     back = _company(other, tokens)
     c, o = piece.candidate, other.candidate
-    gap = distance(c.center, o.center) > STEP_RANGE[1] * (c.side + o.side) / 2
+    size = max((c.side + o.side) / 2, token_side or 0.0)
+    gap = distance(c.center, o.center) > STEP_RANGE[1] * size
     return gap and other.score < least and len(back) == 1 and back[0] is piece
 
 
@@ -631,9 +638,10 @@ def tiles_by_colour(
         for i in doubted
     ]
     middles = {doubted[k] for k in row_middles(at)} if rows else set()
+    ends = row_ends_by_size(scoring, chosen, doubted, size_at) if rows else set()
     out = list(chosen)
     for i, misfit in zip(doubted, own, strict=True):
-        if not misfit >= doubt or i in middles:
+        if not misfit >= doubt or i in middles or i in ends:
             continue
         reading = _tile_reading(scoring, frame, chosen[i], size_at, lambda r: misfits(out, r))
         if reading is None:
@@ -643,6 +651,42 @@ def tiles_by_colour(
         if again < misfit and clear_of(tile.candidate.center, others):
             out[i] = tile
     return out
+
+
+def row_ends_by_size(
+    scoring: Scoring, chosen: list[Scored], doubted: list[int], size_at: SizeModel
+) -> set[int]:
+    """Of the ``doubted`` tokens (indices in ``chosen``), those that size and company
+    say are a row's tokens whatever their colour: where the frame's clear tokens are
+    clearly smaller than its tiles (:func:`token_ratio_of`, :data:`_KINDS_APART`), a
+    token nearer their size than a tile's, lying a row's step
+    (:data:`vision.token_rows.STEP_RANGE`, with a cut's slack) from another token.
+
+    A row's end lies face up, and a face whose colour the structure read wrongly
+    misfits that colour as a tile does (``clock``: a white dial-like face read as a
+    black face at 0.87, misfit over :data:`_TOKEN_MISFIT_DOUBT`, then read again as a
+    tile of its own size and reported as a green coffin beside the row's backs). Its
+    colour is read later among the token faces; a tile is not cut at a token's size
+    beside a token. Where tokens are about the tiles' size (``stitch``) size cannot
+    tell, and the colour rule stands alone."""
+    token_ratio = token_ratio_of(scoring, chosen, size_at)
+    if token_ratio is None or token_ratio >= 1 - _KINDS_APART:
+        return set()
+    kept: set[int] = set()
+    for i in doubted:
+        c = chosen[i].candidate
+        ratio = c.side / size_at(c.center)
+        if math.log(ratio) >= math.log(token_ratio) / 2:
+            continue  # nearer a tile's size (the geometric middle of the two)
+        for j in doubted:
+            o = chosen[j].candidate
+            if j == i:
+                continue
+            step = distance(c.center, o.center) / ((c.side + o.side) / 2)
+            if STEP_RANGE[0] * 0.8 <= step <= STEP_RANGE[1] * 1.2:
+                kept.add(i)
+                break
+    return kept
 
 
 def _tile_reading(

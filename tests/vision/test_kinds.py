@@ -119,3 +119,40 @@ def test_two_loose_tokens_a_gap_apart_with_nothing_near_are_turned_down_but_not_
     pieces = [*end, *sure, *three]
     kept, turned = kinds.tokens_in_company(rec.scoring, None, pieces, lambda point: 50.0)
     assert kept == pieces and not turned
+
+
+def test_two_tokens_side_by_side_at_the_frame_s_token_size_are_no_loose_pair_though_cut_small(
+    round_recogniser, monkeypatch
+):
+    # clock seed 2024 #9: a row's white end and the back beside it on a pale cloth, cut
+    # 25 and 27 px where the frame's tokens are 30 px, lie 31.6 px apart: over a row's
+    # step of their cut sizes, but side by side at the frame's token size, so they are
+    # a row's end whose rest was not read, not two dice a gap apart
+    rec = round_recogniser
+    _tiles_tried(monkeypatch)
+    clear = [placed_piece(rec, x, 30, 0.95, True) for x in (700, 731)]
+    end, back = placed_piece(rec, 100, 25, 0.76, True), placed_piece(rec, 131.6, 27, 0.71, True)
+    pieces = [*clear, end, back]
+    kept, turned = kinds.tokens_in_company(rec.scoring, None, pieces, lambda point: 44.0)
+    assert kept == pieces and not turned
+
+
+def test_row_ends_by_size_keeps_a_token_sized_token_a_row_s_step_from_another(round_recogniser):
+    # clock seed 7 #1: a row's white end read as a black face misfits black, and read
+    # again among the tiles it became a green coffin beside its row's backs; a token of
+    # the frame's token size a row's step from another token is a row's token
+    rec = round_recogniser
+    clear = [placed_piece(rec, x, 35, 0.95, True) for x in (700, 736)]  # 0.7 of a tile
+    end = placed_piece(rec, 100, 36, 0.65, True)
+    beside = placed_piece(rec, 136, 36, 0.65, True)
+    lone = placed_piece(rec, 400, 36, 0.65, True)
+    tile_sized = placed_piece(rec, 900, 48, 0.65, True)
+    next_to_it = placed_piece(rec, 948, 36, 0.65, True)
+    pieces = [*clear, end, beside, lone, tile_sized, next_to_it]
+    kept = kinds.row_ends_by_size(rec.scoring, pieces, list(range(len(pieces))), lambda p: 50.0)
+    assert 2 in kept and 3 in kept
+    assert 4 not in kept and 5 not in kept
+    # where the frame's tokens are about the tiles' size (stitch), size cannot tell
+    same = [placed_piece(rec, x, 48, 0.95, True) for x in (700, 748)]  # 0.96 of a tile
+    pieces = [*same, end, beside]
+    assert not kinds.row_ends_by_size(rec.scoring, pieces, [2, 3], lambda p: 50.0)

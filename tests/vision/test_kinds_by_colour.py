@@ -69,3 +69,16 @@ def test_a_back_in_a_row_s_middle_stays_a_back_however_its_colour_misfits(stitch
     score = score_photo(photo, stitch.detect(reencoded(photo.image, 90)), 2, 3)
     assert score.tokens_right == score.tokens == 8
     assert score.token_false_positives == 0
+
+
+def test_a_row_s_end_read_in_the_wrong_colour_is_not_read_again_as_a_tile(tmp_path_factory):
+    # clock, hard level, seed 7's second photo: a row's white end (a white dial) read as a
+    # black face misfit black and, read again among the tiles, was reported as a green
+    # coffin beside its row's two backs; it is token-sized and a row's step from a token
+    clock = Recogniser(style_tileset("clock", tmp_path_factory.mktemp("sets")))
+    photo = evaluation_photo(clock.tileset, 7, 2, 1)
+    result = clock.detect(photo.image)
+    score = score_photo(photo, result, 2, 1)
+    white = [t for t in result.tokens if np.hypot(t.center[0] - 266, t.center[1] - 92) < 10]
+    assert len(white) == 1 and white[0].colour == "white" and white[0].face_up
+    assert score.false_positives == 0
