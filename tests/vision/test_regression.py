@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from companion.bitenight.tiles import Tile
 from vision.evaluate import PhotoScore
+from vision.results import FrameResult, TileDetection
 from vision.synth import regression
 from vision.synth.regression import (
     PhotoSet,
@@ -10,6 +14,7 @@ from vision.synth.regression import (
     compare,
     photo_line,
     photo_sets,
+    readings_digest,
     summary_line,
 )
 
@@ -50,7 +55,7 @@ def test_a_comparison_shows_the_photos_read_differently_and_not_those_only_timed
     old = [_score(0, 15, ms=40), _score(1, 14)]
     new = [_score(0, 15, ms=90), _score(1, 15)]
     for path, scores in ((a, old), (b, new)):
-        lines = [photo_line("x-s1-L2", s) for s in scores] + [summary_line("x-s1-L2", scores)]
+        lines = [photo_line("x-s1-L2", s, "0") for s in scores] + [summary_line("x-s1-L2", scores)]
         path.write_text("\n".join(lines) + "\n")
     compare(a, b)
     shown = capsys.readouterr().out.splitlines()
@@ -87,3 +92,17 @@ def test_only_the_scenes_asked_for_are_rendered_and_cached(tmp_path, monkeypatch
         "x-s7-L2-3.pkl",
         "x-s7-L2-8.pkl",
     ]
+
+
+def test_the_readings_digest_follows_names_and_places_but_not_confidence_or_order():
+    def tile(name: str, x: float, confidence: float = 0.9) -> TileDetection:
+        return TileDetection(Tile.parse(name), (x, 40.0), np.zeros((4, 2)), confidence)
+
+    def digest(*tiles: TileDetection) -> str:
+        return readings_digest(FrameResult(1280, 720, tiles=tiles))
+
+    base = digest(tile("red-vampire", 100), tile("blue-monk-heart", 300))
+    assert digest(tile("blue-monk-heart", 300, 0.5), tile("red-vampire", 100.2)) == base
+    assert digest(tile("red-vampire", 100), tile("blue-monk", 300)) != base
+    assert digest(tile("red-vampire", 103), tile("blue-monk-heart", 300)) != base
+    assert digest(tile("red-vampire", 100)) != base

@@ -36,7 +36,7 @@ def test_a_tile_read_in_another_colour_and_without_its_heart_is_wrong_in_those_t
 def test_only_photos_that_found_more_tiles_than_they_read_right_are_read_again(tmp_path):
     def line(index: int, right: int, found: int) -> str:
         score = PhotoScore(level=2, index=index, tiles=15, found=found, tiles_right=right)
-        return photo_line("stamp-s7-L2-j90", score)
+        return photo_line("stamp-s7-L2-j90", score, "0")
 
     path = tmp_path / "base.txt"
     path.write_text("\n".join([line(0, 15, 15), line(1, 13, 15), line(2, 13, 13)]) + "\n")

@@ -30,6 +30,7 @@ judged in minutes on every style.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import pickle
 import time
@@ -43,6 +44,7 @@ import numpy as np
 
 from vision.evaluate import LevelReport, PhotoScore, evaluation_photo, score_photo
 from vision.recogniser import Recogniser
+from vision.results import FrameResult
 from vision.synth.art import STYLES as ART_STYLES
 from vision.synth.art import make_tileset
 from vision.synth.check_styles import STYLES as CHECK_STYLES
@@ -135,12 +137,23 @@ def reencoded(image: np.ndarray, quality: int) -> np.ndarray:
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
 
-def photo_line(label: str, s: PhotoScore) -> str:
+def photo_line(label: str, s: PhotoScore, digest: str) -> str:
     return (
         f"{label} #{s.index:<2} tiles {s.tiles_right}/{s.tiles} found {s.found} "
         f"false {s.false_positives} tokens {s.tokens_right}/{s.tokens} "
-        f"false {s.token_false_positives} ms {s.milliseconds:.0f}"
+        f"false {s.token_false_positives} read {digest} ms {s.milliseconds:.0f}"
     )
+
+
+def readings_digest(result: FrameResult) -> str:
+    """Eight hex digits that change with any piece's name or place (to the pixel): two
+    trees whose lines agree on it read the photo alike, not only score it alike, which
+    is what a change meant to be faster only must show."""
+    pieces = sorted(
+        [(str(t.tile), round(t.center[0]), round(t.center[1])) for t in result.tiles]
+        + [(str(t.colour), round(t.center[0]), round(t.center[1])) for t in result.tokens]
+    )
+    return hashlib.sha1(repr(pieces).encode()).hexdigest()[:8]
 
 
 def summary_line(label: str, scores: list[PhotoScore]) -> str:
@@ -169,7 +182,7 @@ def run_set(job: tuple[PhotoSet, Path, int | None, frozenset[str] | None]) -> li
         score = score_photo(photo, result, photo_set.level, index)
         score.milliseconds = milliseconds
         scores.append(score)
-        lines.append(photo_line(label, score))
+        lines.append(photo_line(label, score, readings_digest(result)))
     return [*lines, summary_line(label, scores)] if scores else []
 
 
