@@ -30,7 +30,7 @@ from vision.scoring import CLEAR_LEAD, Scoring
 from vision.searches.edges import outlined
 from vision.shapes import rim_ellipse_near
 from vision.token_row_cuts import finer_sized
-from vision.token_rows import OPPOSITE, STEP_RANGE, STRAIGHT, row_middles
+from vision.token_rows import OPPOSITE, STEP_RANGE, STRAIGHT, a_step_from, row_middles
 
 #: A token with no other token within this many diameters (centre to centre) lies
 #: alone: not in a player's row, even one with a token between not read.
@@ -40,6 +40,9 @@ _TOKEN_SIZED = 0.85
 _LONE_REACH = 2.6
 #: Tokens this much smaller than tiles (or more) are told from tiles by size too.
 _KINDS_APART = 0.15
+#: A row's step between two cuts' sizes, not their rims', is forgiven this much short
+#: or long (:func:`row_ends_by_size`).
+_CUT_STEP_SLACK = (0.8, 1.2)
 #: Touching pieces lie half their sizes apart; nearer than this share of it, one of them
 #: is not there (a cut a little large, a token's halo in the mask, is forgiven).
 _ROOM_SHARE = 0.9
@@ -672,20 +675,17 @@ def row_ends_by_size(
     token_ratio = token_ratio_of(scoring, chosen, size_at)
     if token_ratio is None or token_ratio >= 1 - _KINDS_APART:
         return set()
+    centres = np.array([chosen[i].candidate.center for i in doubted], np.float64)
+    sides = np.array([chosen[i].candidate.side for i in doubted], np.float64)
     kept: set[int] = set()
-    for i in doubted:
-        c = chosen[i].candidate
-        ratio = c.side / size_at(c.center)
+    for n, i in enumerate(doubted):
+        ratio = sides[n] / size_at(chosen[i].candidate.center)
         if math.log(ratio) >= math.log(token_ratio) / 2:
             continue  # nearer a tile's size (the geometric middle of the two)
-        for j in doubted:
-            o = chosen[j].candidate
-            if j == i:
-                continue
-            step = distance(c.center, o.center) / ((c.side + o.side) / 2)
-            if STEP_RANGE[0] * 0.8 <= step <= STEP_RANGE[1] * 1.2:
-                kept.add(i)
-                break
+        stepped = a_step_from(centres, sides, n, _CUT_STEP_SLACK)[2]
+        stepped[n] = False
+        if stepped.any():
+            kept.add(i)
     return kept
 
 

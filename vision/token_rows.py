@@ -503,15 +503,17 @@ def _step_behind(
 
 
 def a_step_from(
-    centres: np.ndarray, diameters: np.ndarray, k: int
+    centres: np.ndarray, diameters: np.ndarray, k: int, slack: tuple[float, float] = (1.0, 1.0)
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The offsets from token ``k`` to each of ``centres`` (sized ``diameters``), their
     lengths, and which lie one step of a row from it: as far as their sizes allow
-    side by side (:data:`STEP_RANGE`)."""
+    side by side (:data:`STEP_RANGE`, its ends scaled by ``slack`` where the sizes are
+    a cut's rather than a rim's)."""
     offsets = centres - centres[k]
     apart = np.linalg.norm(offsets, axis=1)
     steps = apart / ((diameters + diameters[k]) / 2)
-    return offsets, apart, (steps >= STEP_RANGE[0]) & (steps <= STEP_RANGE[1])
+    shortest, longest = STEP_RANGE[0] * slack[0], STEP_RANGE[1] * slack[1]
+    return offsets, apart, (steps >= shortest) & (steps <= longest)
 
 
 def places_between(start: np.ndarray, end: np.ndarray, steps: int) -> np.ndarray:
