@@ -67,6 +67,9 @@ SQUARE_HEART_TURNS = [90.0, 180.0, 270.0]
 #: 0.23 at most (median 0.05). Of those five confident wrong hearts, four now have their
 #: confidence capped under 0.7; of the 105 right ones capped at 0.7 or more, one.
 ROUND_HEART_TURNS = [float(turn) for turn in range(15, 360, 15)]
+#: A piece read as a token's face is the back where the back's misfit of its colours is
+#: at most this share of the best face's (:meth:`Naming.backs_by_colour`).
+_BACK_CLEARLY = 0.5
 
 
 class Naming:
@@ -92,6 +95,9 @@ class Naming:
         #: (:func:`_alike_quarter_turns`).
         self.alike_quarters = _alike_quarter_turns(model, config)
         self.heart_twins = _heart_twins(model)
+        #: The token faces with the back after them, per faces' group (made when first
+        #: needed, then shared, as the colour stage remembers faces by their array).
+        self._faces_and_back: dict[int, np.ndarray] = {}
         # tokens and round tiles are cut as discs, square tiles as squares
         shaped = token_groups | round_tiles
         self.colour_masks = {
@@ -149,6 +155,7 @@ class Naming:
         if not chosen:
             return tiles, tokens, [], np.ones(3)
         masks = self.colour_masks
+        chosen = list(chosen)  # a face whose colours are the back's is turned over below
         gains = np.ones(3)
         results: dict[int, tuple[int, float]] = {}
         where_of: dict[int, tuple[FrameColours, int]] = {}
@@ -188,7 +195,13 @@ class Naming:
                         SQUARE_TURN_HEART_ODDS,
                     )
                 )
+            backs = self.backs_by_colour(chosen, subset, frame.gains) if round_ else {}
+            for i, clarity in backs.items():
+                chosen[i] = as_back(chosen[i], scoring)
+                results[i] = (0, clarity)
             for i in subset:
+                if i in backs:
+                    continue
                 results[i] = where[i][0].decide(where[i][1])
                 if self.is_plain_token(chosen[i], *where[i]):
                     results[i] = (where[i][0].plain_member(where[i][1]), results[i][1])
@@ -254,6 +267,48 @@ class Naming:
         tiles.sort(key=lambda t: (t.center[1], t.center[0]))
         tokens.sort(key=lambda t: (t.center[1], t.center[0]))
         return tiles, tokens, unsure, gains
+
+    def backs_by_colour(
+        self, chosen: list[Scored], subset: list[int], gains: np.ndarray
+    ) -> dict[int, float]:
+        """The token faces among ``subset`` (indices in ``chosen``) whose colours the
+        back explains better than any face, under the frame's ``gains``, each with how
+        clearly (the colour's clarity, as :meth:`FrameColours.decide` gives it).
+
+        A 30 px token seen through a photo's blur keeps its colours but little of its
+        art, and structure then takes a back for a face whose ground is of the back's
+        shade (``cookie``: a plain biscuit back read as a yellow-iced face by a
+        structure margin of 0.49, at 0.95; to a person the orange-tan biscuit and the
+        bright yellow icing are plainly two things). Fitted as the colour stage fits a
+        face, the back explained each of cookie's nine backs so misread at 0.16-0.36
+        of the best face's misfit; of the faces read right on the hard photos of the
+        48 styles' token rows, none under 1.01 (banner). Only a back that explains a
+        piece clearly better (:data:`_BACK_CLEARLY`) turns it over: structure already
+        chose between the sides where they tie (:mod:`vision.token_sides`), and a
+        close colour fit is no reason to overrule it."""
+        names = self.model.group_names
+        if "token" not in names or "token-back" not in names:
+            return {}
+        faces_group, back_group = names.index("token"), names.index("token-back")
+        faces = [i for i in subset if chosen[i].group == faces_group]
+        if not faces:
+            return {}
+        templates = self._faces_and_back.get(faces_group)
+        if templates is None:
+            templates = np.concatenate(
+                [self.member_faces[faces_group], self.member_faces[back_group]]
+            )
+            self._faces_and_back[faces_group] = templates
+        patches = [upright(chosen[i].patch, chosen[i].turn) for i in faces]
+        fitted = FrameColours(
+            patches, [templates] * len(faces), self.colour_masks[True], gains=gains
+        )
+        backs: dict[int, float] = {}
+        for k, i in enumerate(faces):
+            face, back = float(fitted.residuals[k, :-1].min()), float(fitted.residuals[k, -1])
+            if back < _BACK_CLEARLY * face:
+                backs[i] = (face - back) / max(face + back, 1e-9)
+        return backs
 
     def misfits(self, chosen: list[Scored], readings: list[Scored]) -> np.ndarray:
         """How badly each of ``readings`` (pieces of ``chosen``, or those pieces read
@@ -574,6 +629,12 @@ def _read_twice(
 
 def _label_of(model: AppearanceModel, s: Scored, member: int):
     return model.labels[model.groups[s.group][member]]
+
+
+def as_back(s: Scored, scoring: Scoring) -> Scored:
+    """Token face ``s`` read as the back instead, the face its runner-up."""
+    back = int(np.flatnonzero(scoring.back_groups)[0])
+    return replace(s, match=replace(s.match, group=back, runner=s.group))
 
 
 def _confidence(score: float, margin: float, clarity: float, heart: float = 1.0) -> float:
