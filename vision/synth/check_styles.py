@@ -110,6 +110,15 @@ measured at the start of a session before anyone studied them (docs/vision.md, "
   colour, which shows only past the scallops and through rings of pierced holes; the figure
   a black paper silhouette pasted on, pricked along a line inside its edge so that the
   colour shows through in dots; the heart a small heart of gold foil above it.
+* ``riso``: square; a two-drum risograph print on warm recycled paper, grainy ink flecked
+  with bare paper and streaked along the drum; the colour a block inside a paper margin with
+  the figure knocked out, printed off register (shifted up to 3 % and turned up to 1.5°,
+  another way on every face), so a sliver of bare paper shows on one side of the black
+  figure and the black overprints the colour on the other; the heart black, top right.
+* ``wax``: round; a blob of glossy sealing wax in the colour, its outline never round (a
+  wobble and two or three runs, another on every face), a seal pressed flat into it with a
+  squeezed-up lip and a raised ring; the figure raised by the seal, shown only by light,
+  shade and gloss; the heart a small raised heart above it.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
