@@ -16,7 +16,14 @@ from vision.synth.camera import (
     random_effects,
     view_homography,
 )
-from vision.synth.check_styles import STYLES, _doily_tile, _marquetry, _shrunk_figure
+from vision.synth.check_styles import (
+    STYLES,
+    _doily_tile,
+    _marquetry,
+    _riso,
+    _shrunk_figure,
+    _wax,
+)
 from vision.synth.regression import style_tileset
 from vision.synth.scene import render_photo
 from vision.tileset import TileSet
@@ -120,6 +127,39 @@ def test_doily_shows_its_colour_only_through_the_lace():
     bgr = face[..., :3].astype(int)
     red = (bgr[..., 2] - bgr[..., :2].max(axis=2) > 60) & inside
     assert 0.05 < red.sum() / inside.sum() < 0.3
+
+
+def test_riso_prints_its_colour_off_register_another_way_on_every_face():
+    # session 23's square style: the colour drum's block sits in its paper margin a little
+    # off, and not the same way twice, so the faces of one figure differ by where it lies
+    def margins(tile: Tile) -> tuple[int, ...]:
+        bgr = _riso(tile)[..., :3].astype(int)
+        coloured = bgr.max(axis=2) - bgr.min(axis=2) > 60
+        rows, cols = np.nonzero(coloured.any(axis=1))[0], np.nonzero(coloured.any(axis=0))[0]
+        return rows[0], 159 - rows[-1], cols[0], 159 - cols[-1]
+
+    a = margins(Tile(Colour.RED, Motif.MONK, False))
+    b = margins(Tile(Colour.BLUE, Motif.MONK, False))
+    assert all(4 <= m <= 18 for m in a + b)
+    assert max(abs(x - y) for x, y in zip(a, b, strict=True)) >= 2
+
+
+def test_wax_blobs_are_never_round_and_never_the_same_outline():
+    # session 23's round style: a poured blob of sealing wax, so the face's outline wobbles
+    # and runs, another way on every face, inside the round tile's disc
+    def radii(tile: Tile) -> np.ndarray:
+        alpha = _wax(tile)[..., 3]
+        angles = np.linspace(0, 2 * np.pi, 72, endpoint=False)
+        steps = np.arange(0, 80, 0.5)
+        xs = 79.5 + np.cos(angles)[:, None] * steps
+        ys = 79.5 + np.sin(angles)[:, None] * steps
+        inside = alpha[ys.round().astype(int), xs.round().astype(int)] > 127
+        return inside.sum(axis=1) * 0.5
+
+    a = radii(Tile(Colour.GREEN, Motif.COFFIN, True))
+    b = radii(Tile(Colour.GREEN, Motif.COFFIN, False))
+    assert a.max() - a.min() > 4 and a.max() <= 80
+    assert np.abs(a - b).max() > 2
 
 
 #: What the real level adds to the hard one (each neutral by default).

@@ -110,6 +110,15 @@ measured at the start of a session before anyone studied them (docs/vision.md, "
   colour, which shows only past the scallops and through rings of pierced holes; the figure
   a black paper silhouette pasted on, pricked along a line inside its edge so that the
   colour shows through in dots; the heart a small heart of gold foil above it.
+* ``riso``: square; a two-drum risograph print on warm recycled paper, grainy ink flecked
+  with bare paper and streaked along the drum; the colour a block inside a paper margin with
+  the figure knocked out, printed off register (shifted up to 3 % and turned up to 1.5°,
+  another way on every face), so a sliver of bare paper shows on one side of the black
+  figure and the black overprints the colour on the other; the heart black, top right.
+* ``wax``: round; a blob of glossy sealing wax in the colour, its outline never round (a
+  wobble and two or three runs, another on every face), a seal pressed flat into it with a
+  squeezed-up lip and a raised ring; the figure raised by the seal, shown only by light,
+  shade and gloss; the heart a small raised heart above it.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -3022,6 +3031,190 @@ def _token_dy(colour: BGR | None) -> np.ndarray:
     return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, 112)
 
 
+# -- riso and wax ------------------------------------------------------------------------------
+
+#: the risograph's colour drums
+_COL_RS: dict[Colour, BGR] = {
+    Colour.BLUE: (176, 104, 24),
+    Colour.RED: (62, 42, 212),
+    Colour.YELLOW: (22, 200, 248),
+    Colour.GREEN: (92, 152, 34),
+    Colour.PURPLE: (148, 62, 124),
+}
+_TOK_RS = _token_palette(_COL_RS, black=(50, 46, 48), white=(238, 240, 242))
+_PAPER_RS: BGR = (212, 228, 236)  # a warm off-white recycled stock
+_KEY_RS: BGR = (60, 52, 54)  # the black drum, never quite black
+
+
+def _riso_ink(n: int, seed: int, coverage: float) -> np.ndarray:
+    """How much ink a risograph drum lays on an n-px sheet, 0..1: never even.
+
+    Stencil-printed ink leaves fine specks of bare paper, a faint mottle and streaks
+    along the sheet's path through the drum (top to bottom); every seed is another sheet.
+    """
+    rng = np.random.default_rng(seed)
+    specks = cv2.resize(
+        rng.random((n // S, n // S)).astype(np.float32), (n, n), interpolation=cv2.INTER_NEAREST
+    )
+    streaks = cv2.resize(rng.normal(0, 1, (1, n // 16)).astype(np.float32), (n, n))
+    ink = coverage + 0.05 * _mottle(n, seed + 1, 8) + 0.04 * streaks
+    return np.clip(ink - 0.5 * (specks > 0.93), 0, 1)
+
+
+def _overprint(sheet: np.ndarray, cover: np.ndarray, ink: BGR, amount: np.ndarray) -> None:
+    """Print ``ink`` over ``sheet`` where ``cover`` (0..1) lies: riso ink is translucent and
+    multiplies, so the black drum over the colour comes out darker than either alone."""
+    k = (cover * amount)[..., None]
+    sheet *= 1 - k * (1 - np.array(ink, np.float32) / 255)
+
+
+def _off_register(cover: np.ndarray, shift: np.ndarray, angle: float) -> np.ndarray:
+    """``cover`` as a drum prints it that took the sheet ``shift`` pixels off and turned
+    ``angle`` degrees."""
+    n = len(cover)
+    m = cv2.getRotationMatrix2D((n / 2, n / 2), angle, 1.0)
+    m[:, 2] += shift
+    return cv2.warpAffine(cover.astype(np.float32), m, (n, n))
+
+
+def _riso(tile: Tile) -> np.ndarray:
+    n = PX * S
+    index = ALL_TILES.index(tile)
+    rng = np.random.default_rng(1501 + index)
+    sheet = np.full((n, n, 3), _PAPER_RS, np.uint8)
+    sheet = _grain(sheet, 1503 + index, 6.0).astype(np.float32)
+    # the black drum: the figure, and the heart top right
+    key = _shrunk_figure(tile.motif, n, 0.8).astype(np.float32)
+    if tile.heart:
+        heart = np.zeros((n, n), np.float32)
+        _heart(heart, 0.8 * n, 0.2 * n, 0.075 * n, 1.0)
+        key = np.maximum(key, heart)
+    # the colour drum: a block inside a paper margin with the key knocked out a little wide,
+    # printed off register, another way on every sheet, so bare paper shows on one side of
+    # the figure and black over the colour on the other
+    block = np.zeros((n, n), np.float32)
+    m = int(0.07 * n)
+    block[m : n - m, m : n - m] = 1
+    k = int(0.008 * n)
+    trap = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * k + 1, 2 * k + 1))
+    block *= 1 - cv2.dilate(key, trap)
+    block = _off_register(block, rng.uniform(-0.03, 0.03, 2) * n, rng.uniform(-1.5, 1.5))
+    _overprint(sheet, block, _COL_RS[tile.colour], _riso_ink(n, 1507 + index, 0.97))
+    _overprint(sheet, key, _KEY_RS, _riso_ink(n, 1509 + index, 0.95))
+    return _shrunk(np.clip(sheet, 0, 255).astype(np.uint8))
+
+
+def _token_rs(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    sheet = _grain(np.full((n, n, 3), _PAPER_RS, np.uint8), 67, 6.0).astype(np.float32)
+    mark = np.zeros((n, n, 3), np.float32)
+    _mouth_mark(mark, (0, 0, 0), (1, 1, 1))
+    mouth = mark[..., 0]
+    if colour is None:
+        # the back: bare paper, a double ring printed by the black drum
+        rings = (((r > 0.36) & (r < 0.375)) | ((r > 0.395) & (r < 0.4))).astype(np.float32)
+        _overprint(sheet, rings, _KEY_RS, _riso_ink(n, 71, 0.95))
+    else:
+        # a face: a disc of the colour, off register, the mouth knocked out to bare paper
+        # (printed by the black drum on white, which would not show it)
+        disc = (r < 0.43).astype(np.float32)
+        pale = sum(colour) > 600
+        cover = disc if pale else disc * (1 - mouth)
+        cover = _off_register(cover, np.array([0.025, -0.015]) * n, 1.0)
+        _overprint(sheet, cover, colour, _riso_ink(n, 73 + sum(colour), 0.97))
+        if pale:
+            _overprint(sheet, mouth, _KEY_RS, _riso_ink(n, 79, 0.95))
+    return _cap_alpha(np.clip(sheet, 0, 255), r <= 0.5, 112)
+
+
+#: sealing waxes
+_COL_WX: dict[Colour, BGR] = {
+    Colour.BLUE: (150, 82, 28),
+    Colour.RED: (40, 32, 172),
+    Colour.YELLOW: (36, 168, 218),
+    Colour.GREEN: (58, 122, 40),
+    Colour.PURPLE: (118, 42, 102),
+}
+_TOK_WX = _token_palette(_COL_WX, black=(36, 34, 36), white=(228, 232, 234))
+_SILVER_WX: BGR = (150, 148, 142)
+
+
+def _blob(n: int, seed: int, spread: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A poured blob of wax from above: its edge's radius at each pixel's angle, and each
+    pixel's radius and angle (shares of the side). Never round: a slow wobble and two or
+    three runs where the wax flowed further before it set, another outline every seed."""
+    rng = np.random.default_rng(seed)
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    a = np.arctan2(yy - c, xx - c)
+    edge = spread + sum(
+        rng.uniform(0.005, 0.012) * np.sin(k * a + rng.uniform(0, 6.3)) for k in (2, 3, 5, 7)
+    )
+    for _ in range(int(rng.integers(2, 4))):
+        t, width = rng.uniform(-np.pi, np.pi), rng.uniform(0.12, 0.25)
+        off = np.angle(np.exp(1j * (a - t)))
+        edge = edge + rng.uniform(0.015, 0.03) * np.exp(-((off / width) ** 2))
+    return np.minimum(edge, 0.493), r, a
+
+
+def _wax_shade(height: np.ndarray, colour: BGR, blur: float) -> np.ndarray:
+    """Wax of ``colour`` over a height field: lit from the upper left, glossy (a small hard
+    highlight on every slope that faces the lamp), darker where it turns away."""
+    h = cv2.GaussianBlur(height.astype(np.float32), (0, 0), blur)
+    gy, gx = np.gradient(h)
+    norm = np.sqrt(gx**2 + gy**2 + 1)
+    light = np.array([-0.45, -0.45, 0.77])
+    diffuse = np.clip((-gx * light[0] - gy * light[1] + light[2]) / norm, 0, 1)
+    half = light + np.array([0, 0, 1.0])
+    half /= np.linalg.norm(half)
+    spec = np.clip((-gx * half[0] - gy * half[1] + half[2]) / norm, 0, 1) ** 60
+    img = np.array(colour, np.float32) * (0.35 + 0.75 * diffuse)[..., None]
+    return img + (255 - img) * (0.75 * spec)[..., None]
+
+
+def _seal_height(n: int, edge: np.ndarray, r: np.ndarray, stamp: float) -> np.ndarray:
+    """The blob's height: domed, rounding off at its edge; a disc ``stamp`` across pressed
+    flat into it, the wax squeezed up in a lip round the seal, a raised ring inside."""
+    body = np.sqrt(np.clip((edge - r) / 0.06, 0, 1))
+    lip = 0.5 * np.exp(-(((r - stamp) / 0.022) ** 2))
+    pressed = np.where(r < stamp, -0.55, 0)
+    ring = np.where((r > stamp - 0.05) & (r < stamp - 0.036), 0.35, 0)
+    return body + lip + pressed + ring
+
+
+def _wax(tile: Tile) -> np.ndarray:
+    n = PX * S
+    index = ALL_TILES.index(tile)
+    edge, r, _ = _blob(n, 1601 + index, 0.455)
+    height = _seal_height(n, edge, r, 0.37)
+    # the seal's figure and heart, cut into the stamp, stand raised in the wax
+    raised = _shrunk_figure(tile.motif, n, 0.66).astype(np.float32)
+    if tile.heart:
+        _heart(raised, n / 2, 0.235 * n, 0.045 * n, 1.0)
+    height += 0.9 * raised
+    img = _wax_shade(height * 0.02 * n, _COL_WX[tile.colour], 0.006 * n)
+    img *= (1 + 0.04 * _mottle(n, 1603 + index, 10))[..., None]
+    return _cap_alpha(np.clip(img, 0, 255), r <= edge, PX)
+
+
+def _token_wx(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    edge, r, _ = _blob(n, 83 if colour is None else 89 + sum(colour), 0.455)
+    height = _seal_height(n, edge, r, 0.34)
+    if colour is not None:
+        # a face: a small seal in wax of the colour, a vampire's mouth raised on it
+        mark = np.zeros((n, n, 3), np.float32)
+        _mouth_mark(mark, (0, 0, 0), (1, 1, 1))
+        height += 0.9 * mark[..., 0]
+    # the back: a seal in silver wax, its stamp bare
+    img = _wax_shade(height * 0.02 * n, colour or _SILVER_WX, 0.006 * n)
+    return _cap_alpha(np.clip(img, 0, 255), r <= edge, 112)
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -3072,6 +3265,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "clock": ("round", _clock, _token_cl, _TOK_CL),
     "marquetry": ("square", _marquetry, _token_mq, _TOK_MQ),
     "doily": ("round", _doily_tile, _token_dy, _TOK_DY),
+    "riso": ("square", _riso, _token_rs, _TOK_RS),
+    "wax": ("round", _wax, _token_wx, _TOK_WX),
 }
 
 
