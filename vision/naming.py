@@ -20,7 +20,9 @@ from vision.colour import (
     beyond_margin,
     chroma_faces,
     colour_mask,
+    grown_zoom,
     kelvin_gains,
+    laid_faces,
     told_by_brightness,
     upright,
 )
@@ -125,6 +127,9 @@ class Naming:
         #: Whether a shape's colour mask reaches nearer its edge than the standard one: the
         #: set carries its colour at the edge, where a photo mixes it with what lies beyond
         #: (see :func:`vision.colour.edge_mixed_residuals`). Learnt from the tile set.
+        #: Each group's faces laid at each growth of a cut (:func:`laid_faces`), learnt
+        #: when first asked.
+        self._laid: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.edge_coloured = {
             round_: not np.array_equal(mask, patch_mask(config.patch_px, round_))
             for round_, mask in self.colour_masks.items()
@@ -300,6 +305,39 @@ class Naming:
         for k, i in enumerate(wanted):
             out[i] = cuts[k]
         return out
+
+    def cut_to_their_faces(
+        self, chosen: list[Scored], pyramid: Pyramid
+    ) -> tuple[list[Scored], list[np.ndarray | None] | None]:
+        """The pieces, those of a shape whose colour lies at the edge (:attr:`edge_coloured`)
+        cut again where their faces lie larger than their cut (:func:`grown_zoom`), and
+        each one's wider cut (:meth:`wider_cuts`), for :meth:`colour`."""
+        beyond = self.wider_cuts(chosen, pyramid)
+        if beyond is None:
+            return chosen, None
+        size = self.config.patch_px
+        wide = size + 2 * beyond_margin(size)
+        out, grown = list(chosen), []
+        for i, s in enumerate(chosen):
+            if beyond[i] is None:
+                continue
+            group = s.group
+            if group not in self._laid:
+                self._laid[group] = laid_faces(
+                    self.member_faces[group], self.colour_masks[s.candidate.round]
+                )
+            zoom = grown_zoom(upright(beyond[i], s.turn), *self._laid[group])
+            if zoom > 1.0:
+                grown.append((i, scaled_quad(np.asarray(s.candidate.quad, np.float64), zoom)))
+        if not grown:
+            return chosen, beyond
+        quads = [quad for _, quad in grown]
+        patches = pyramid.rectify_many(quads, size)
+        wider = pyramid.rectify_many([scaled_quad(q, wide / size) for q in quads], wide)
+        for k, (i, _) in enumerate(grown):
+            out[i] = replace(chosen[i], patch=patches[k])
+            beyond[i] = wider[k]
+        return out, beyond
 
     def settle_duplicates(
         self,
