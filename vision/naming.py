@@ -127,12 +127,16 @@ class Naming:
         #: Whether a shape's colour mask reaches nearer its edge than the standard one: the
         #: set carries its colour at the edge, where a photo mixes it with what lies beyond
         #: (see :func:`vision.colour.edge_mixed_residuals`). Learnt from the tile set.
-        #: Each group's faces laid at each growth of a cut (:func:`laid_faces`), learnt
-        #: when first asked.
-        self._laid: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self.edge_coloured = {
             round_: not np.array_equal(mask, patch_mask(config.patch_px, round_))
             for round_, mask in self.colour_masks.items()
+        }
+        #: Each group of a shape coloured at the edge: its faces laid at each growth of a
+        #: cut (:func:`vision.colour.laid_faces`), to find the pieces cut too small.
+        self.laid = {
+            g: laid_faces(self.member_faces[g], self.colour_masks[bool(shaped[g])])
+            for g in range(len(model.groups))
+            if self.edge_coloured[bool(shaped[g])]
         }
 
     def colour(
@@ -319,14 +323,9 @@ class Naming:
         wide = size + 2 * beyond_margin(size)
         out, grown = list(chosen), []
         for i, s in enumerate(chosen):
-            if beyond[i] is None:
+            if beyond[i] is None or s.group not in self.laid:
                 continue
-            group = s.group
-            if group not in self._laid:
-                self._laid[group] = laid_faces(
-                    self.member_faces[group], self.colour_masks[s.candidate.round]
-                )
-            zoom = grown_zoom(upright(beyond[i], s.turn), *self._laid[group])
+            zoom = grown_zoom(upright(beyond[i], s.turn), *self.laid[s.group])
             if zoom > 1.0:
                 grown.append((i, scaled_quad(np.asarray(s.candidate.quad, np.float64), zoom)))
         if not grown:
