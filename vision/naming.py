@@ -15,6 +15,7 @@ import numpy as np
 
 from companion.bitenight.tiles import Tile
 from vision.colour import (
+    EDGE_COLOUR_MAX,
     POOR_FIT,
     FrameColours,
     beyond_margin,
@@ -23,6 +24,7 @@ from vision.colour import (
     grown_zoom,
     kelvin_gains,
     laid_faces,
+    rim_colour_share,
     told_by_brightness,
     upright,
 )
@@ -131,12 +133,17 @@ class Naming:
             round_: not np.array_equal(mask, patch_mask(config.patch_px, round_))
             for round_, mask in self.colour_masks.items()
         }
-        #: Each group of a shape coloured at the edge: its faces laid at each growth of a
-        #: cut (:func:`vision.colour.laid_faces`), to find the pieces cut too small.
+        #: Each group whose colour lies in the rim a cut too small loses
+        #: (:func:`vision.colour.rim_colour_share`): its faces laid at each growth of a
+        #: cut (:func:`vision.colour.laid_faces`), to find its pieces cut too small.
         self.laid = {
             g: laid_faces(self.member_faces[g], self.colour_masks[bool(shaped[g])])
             for g in range(len(model.groups))
             if self.edge_coloured[bool(shaped[g])]
+            and rim_colour_share(
+                self.member_faces[g], self.colour_masks[bool(shaped[g])], bool(shaped[g])
+            )
+            > EDGE_COLOUR_MAX
         }
 
     def colour(

@@ -15,6 +15,7 @@ from vision.colour import (
     fit_residuals,
     grown_zoom,
     laid_faces,
+    rim_colour_share,
 )
 from vision.evaluate import evaluation_photo, score_photo
 from vision.recogniser import Recogniser
@@ -106,6 +107,17 @@ def test_a_round_piece_cut_inside_its_coloured_ring_is_found_larger_than_its_cut
     assert grown_zoom(wide, *laid_faces(faces, mask)) == pytest.approx(zoom)
 
 
+def test_only_a_colour_in_the_rim_a_cut_too_small_loses_asks_for_the_cut_s_size():
+    # a ring a pixel or two wide at the edge: most of the colour lies outside the middle
+    # a cut 10 % too small keeps; a wide ring is mostly inside it
+    mask = patch_mask(40, True, 0.0)
+    thin = np.stack([_ringed_face((40, 40, 200)), _ringed_face(BLUE)])
+    wide = thin.copy()
+    for face, colour in zip(wide, [(40, 40, 200), BLUE], strict=True):
+        cv2.circle(face, (20, 20), 20, colour, 8)
+    assert rim_colour_share(thin, mask, True) > 0.5 > rim_colour_share(wide, mask, True)
+
+
 @pytest.fixture(scope="module")
 def stamp(tmp_path_factory) -> Recogniser:
     return Recogniser(style_tileset("stamp", tmp_path_factory.mktemp("sets")))
@@ -124,3 +136,9 @@ def test_thin_blue_frames_on_a_red_gingham_under_a_warm_lamp_read_blue(stamp):
     photo = evaluation_photo(stamp.tileset, 7, 2, 3)
     score = score_photo(photo, stamp.detect(photo.image), 2, 3)
     assert score.tiles_right == score.tiles == 15
+
+
+def test_stamp_s_tiles_thin_frames_are_cut_again_at_their_size_its_wide_ringed_tokens_not(stamp):
+    tokens = {g for g, name in enumerate(stamp.model.group_names) if name.startswith("token")}
+    tiles = set(range(len(stamp.model.groups))) - tokens
+    assert set(stamp.naming.laid) == tiles
