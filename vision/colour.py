@@ -627,10 +627,9 @@ def grown_zoom(wide: np.ndarray, laid: np.ndarray, where: np.ndarray) -> float:
     the colour nearest the paper, 16 times on the hard photos of seeds 2024 and 7. Of the
     tiles misread there, 24 of 61 fitted a cut grown by 1.1-1.25 best (of those read
     right, 50 of 370); cut again at the size that fits best, 41 colours misread became
-    18 (first measure), and doily read 24 tiles and 12 tokens more on those photos (stamp
-    3 tiles), none
-    fewer. Grey structure says the scale, colour apart; a cut too large is the edge
-    fit's to allow (:data:`EDGE_ZOOMS`).
+    18 (first measure), and doily read 24 tiles and 12 tokens more on those photos
+    (stamp 3 tiles), none fewer. Grey structure says the scale, colour apart; a cut too
+    large is the edge fit's to allow (:data:`EDGE_ZOOMS`).
     """
     grey = wide.astype(np.float32).mean(axis=2)
     misfits = []
