@@ -562,6 +562,85 @@ def _variant_shares(
     return np.maximum(left, 0.0)
 
 
+#: How much larger than its cut a piece's face may lie in the frame (:func:`grown_zoom`).
+CUT_GROWTHS = (1.0, 1.05, 1.1, 1.15, 1.2)
+#: ...its faces blurred (pixels of a 40 px patch) about as a sharp photo is (see
+#: :data:`FACE_BLURS`): a sharp face's edge fits a blurred piece's best a step too large.
+#: Blurred so, doily read 2 tiles more on seeds 2024 and 7 (hard), and mosaic's loss of
+#: a tile went.
+GROWTH_BLUR = 1.0
+#: A group is cut again only where a cut this much too small loses more than
+#: :data:`EDGE_COLOUR_MAX` of what tells its colours apart (:func:`rim_colour_share`).
+RIM_GROWTH = 1.1
+
+
+def rim_colour_share(faces: np.ndarray, mask: np.ndarray, round_: bool) -> float:
+    """The share of what tells a group's faces (M×P×P×3) apart, on ``mask``, that lies
+    outside the middle ``1 / RIM_GROWTH`` of the face: what a cut that much too small
+    leaves out.
+
+    Only there does a cut's size decide the colour: doily's card shows a pixel wide past
+    its lace (0.6 of its colour lies in that rim), stamp's tiles a thin frame (0.9). A
+    ring as wide as stamp's tokens' (0.2 in the rim), or a colour the mask holds away
+    from the edge, is read as well from a cut a little small; there the grey fit of the
+    scale, unsure by a pixel of blur, only costs (stamp: white tokens grown by 1.05
+    read black, 5 of 83).
+    """
+    if len(faces) < 2:
+        return 0.0
+    size = faces.shape[1]
+    spread = faces.astype(np.float32).var(axis=0).sum(axis=-1) * mask
+    centre = (size - 1) / 2
+    rows, cols = np.mgrid[0:size, 0:size] - centre
+    reach = size / 2 / RIM_GROWTH
+    middle = np.hypot(rows, cols) <= reach if round_ else np.maximum(abs(rows), abs(cols)) <= reach
+    total = float(spread.sum())
+    return 1.0 - float(spread[middle].sum()) / total if total > 0 else 0.0
+
+
+def laid_faces(faces: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A group's faces (M×P×P×3) in grey, their mean laid at each of :data:`CUT_GROWTHS`
+    in a cut :func:`beyond_margin` wider (G×W×W), and where each lies (G×W×W bool, the
+    mask laid alike): what :func:`grown_zoom` compares a wide cut with, learnt once."""
+    size = faces.shape[1]
+    margin = beyond_margin(size)
+    grey = faces.astype(np.float32).mean(axis=(0, 3))
+    shape = mask.astype(np.float32)
+    blur = GROWTH_BLUR * size / 40
+    laid = np.stack(
+        [cv2.GaussianBlur(_lay(grey, size, margin, zoom), (0, 0), blur) for zoom in CUT_GROWTHS]
+    )
+    where = np.stack([_lay(shape, size, margin, zoom) >= 0.99 for zoom in CUT_GROWTHS])
+    return laid, where
+
+
+def grown_zoom(wide: np.ndarray, laid: np.ndarray, where: np.ndarray) -> float:
+    """How much larger than its cut a piece lies in the frame: the one of
+    :data:`CUT_GROWTHS` at which its group's faces (:func:`laid_faces`) fit its wide cut
+    (upright, :func:`beyond_margin` wider each way) best in grey, each where it lies.
+
+    A set that carries its colour in a thin ring at its edge is cut where its face's
+    ground ends when the ring is as dark as the table, or a hole ring inside it looks
+    like an edge (doily: a white paper lace on a card of the colour, the card showing a
+    pixel wide past the scallops; the cut's outline was the paper's). The ring then lies
+    outside the patch and the colour is read from the paper's white: red read as yellow,
+    the colour nearest the paper, 16 times on the hard photos of seeds 2024 and 7. Of the
+    tiles misread there, 24 of 61 fitted a cut grown by 1.1-1.25 best (of those read
+    right, 50 of 370); cut again at the size that fits best, 41 colours misread became
+    18 (first measure), and doily read 24 tiles and 12 tokens more on those photos
+    (stamp 3 tiles), none fewer. Grey structure says the scale, colour apart; a cut too
+    large is the edge fit's to allow (:data:`EDGE_ZOOMS`).
+    """
+    grey = wide.astype(np.float32).mean(axis=2)
+    misfits = []
+    for face, inside in zip(laid, where, strict=True):
+        x, y = grey[inside], face[inside]
+        x, y = x - x.mean(), y - y.mean()
+        energy = float(x @ x) * float(y @ y)
+        misfits.append(1.0 - float(x @ y) ** 2 / energy if energy > 0 else 1.0)
+    return CUT_GROWTHS[int(np.argmin(misfits))]
+
+
 # -- fits ----------------------------------------------------------------------------------
 
 

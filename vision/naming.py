@@ -15,12 +15,16 @@ import numpy as np
 
 from companion.bitenight.tiles import Tile
 from vision.colour import (
+    EDGE_COLOUR_MAX,
     POOR_FIT,
     FrameColours,
     beyond_margin,
     chroma_faces,
     colour_mask,
+    grown_zoom,
     kelvin_gains,
+    laid_faces,
+    rim_colour_share,
     told_by_brightness,
     upright,
 )
@@ -134,6 +138,18 @@ class Naming:
         self.edge_coloured = {
             round_: not np.array_equal(mask, patch_mask(config.patch_px, round_))
             for round_, mask in self.colour_masks.items()
+        }
+        #: Each group whose colour lies in the rim a cut too small loses
+        #: (:func:`vision.colour.rim_colour_share`): its faces laid at each growth of a
+        #: cut (:func:`vision.colour.laid_faces`), to find its pieces cut too small.
+        self.laid = {
+            g: laid_faces(self.member_faces[g], self.colour_masks[bool(shaped[g])])
+            for g in range(len(model.groups))
+            if self.edge_coloured[bool(shaped[g])]
+            and rim_colour_share(
+                self.member_faces[g], self.colour_masks[bool(shaped[g])], bool(shaped[g])
+            )
+            > EDGE_COLOUR_MAX
         }
 
     def colour(
@@ -355,6 +371,34 @@ class Naming:
         for k, i in enumerate(wanted):
             out[i] = cuts[k]
         return out
+
+    def cut_to_their_faces(
+        self, chosen: list[Scored], pyramid: Pyramid
+    ) -> tuple[list[Scored], list[np.ndarray | None] | None]:
+        """The pieces, those of a shape whose colour lies at the edge (:attr:`edge_coloured`)
+        cut again where their faces lie larger than their cut (:func:`grown_zoom`), and
+        each one's wider cut (:meth:`wider_cuts`), for :meth:`colour`."""
+        beyond = self.wider_cuts(chosen, pyramid)
+        if beyond is None:
+            return chosen, None
+        size = self.config.patch_px
+        wide = size + 2 * beyond_margin(size)
+        out, grown = list(chosen), []
+        for i, s in enumerate(chosen):
+            if beyond[i] is None or s.group not in self.laid:
+                continue
+            zoom = grown_zoom(upright(beyond[i], s.turn), *self.laid[s.group])
+            if zoom > 1.0:
+                grown.append((i, scaled_quad(np.asarray(s.candidate.quad, np.float64), zoom)))
+        if not grown:
+            return chosen, beyond
+        quads = [quad for _, quad in grown]
+        patches = pyramid.rectify_many(quads, size)
+        wider = pyramid.rectify_many([scaled_quad(q, wide / size) for q in quads], wide)
+        for k, (i, _) in enumerate(grown):
+            out[i] = replace(chosen[i], patch=patches[k])
+            beyond[i] = wider[k]
+        return out, beyond
 
     def settle_duplicates(
         self,

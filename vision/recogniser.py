@@ -179,7 +179,7 @@ class Recogniser:
         chosen = doubts.turned_by_colour(
             scoring, pyramid, chosen, self.naming.turn_chroma, self.naming.colour_masks[False]
         )
-        beyond = self.naming.wider_cuts(chosen, pyramid)
+        chosen, beyond = self.naming.cut_to_their_faces(chosen, pyramid)
         tiles, tokens, unsure, gains = self.naming.colour(chosen, scoring, beyond)
         lap("colour")
         return FrameResult(

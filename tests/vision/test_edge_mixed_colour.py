@@ -8,7 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.colour import beyond_margin, edge_mixed_residuals, fit_residuals
+from vision.colour import (
+    _lay,
+    beyond_margin,
+    edge_mixed_residuals,
+    fit_residuals,
+    grown_zoom,
+    laid_faces,
+    rim_colour_share,
+)
 from vision.evaluate import evaluation_photo, score_photo
 from vision.recogniser import Recogniser
 from vision.rectify import patch_mask
@@ -70,6 +78,46 @@ def test_a_piece_cut_too_large_fits_its_face_laid_smaller_in_the_cloth():
     assert mixed[0] < mixed[1]
 
 
+def _ringed_face(ring: tuple[int, int, int], size: int = 40) -> np.ndarray:
+    """A round white face with a black figure and a thin ring of colour at its edge
+    (doily: a card of the colour showing past a paper lace's scallops)."""
+    face = np.full((size, size, 3), 128, np.uint8)
+    centre = (size // 2, size // 2)
+    cv2.circle(face, centre, size // 2, ring, -1)
+    cv2.circle(face, centre, size // 2 - 2, (240, 240, 240), -1)
+    for k in range(12):  # a ring of holes showing the card
+        angle = 2 * np.pi * k / 12
+        hole = (round(20 + 13 * np.cos(angle)), round(20 + 13 * np.sin(angle)))
+        cv2.circle(face, hole, 1, ring, -1)
+    cv2.rectangle(face, (15, 12), (24, 28), (20, 20, 20), -1)
+    return face
+
+
+@pytest.mark.parametrize("zoom", [1.0, 1.1, 1.2])
+def test_a_round_piece_cut_inside_its_coloured_ring_is_found_larger_than_its_cut(zoom):
+    # the cut's outline found where the white paper ends, the thin ring past it as dark
+    # as the cloth: the face lies larger than the cut, which grey structure says
+    faces = np.stack([_ringed_face((40, 40, 200)), _ringed_face(BLUE)])
+    mask = patch_mask(40, True, 0.0)
+    margin = beyond_margin(40)
+    inside = _lay(mask.astype(np.float32), 40, margin, zoom)[..., None]
+    laid = _lay(faces[1].astype(np.float32), 40, margin, zoom)
+    wide = inside * laid + (1 - inside) * np.float32([50, 140, 30])
+    wide = cv2.GaussianBlur(wide, (0, 0), 1.0)
+    assert grown_zoom(wide, *laid_faces(faces, mask)) == pytest.approx(zoom)
+
+
+def test_only_a_colour_in_the_rim_a_cut_too_small_loses_asks_for_the_cut_s_size():
+    # a ring a pixel or two wide at the edge: most of the colour lies outside the middle
+    # a cut 10 % too small keeps; a wide ring is mostly inside it
+    mask = patch_mask(40, True, 0.0)
+    thin = np.stack([_ringed_face((40, 40, 200)), _ringed_face(BLUE)])
+    wide = thin.copy()
+    for face, colour in zip(wide, [(40, 40, 200), BLUE], strict=True):
+        cv2.circle(face, (20, 20), 20, colour, 8)
+    assert rim_colour_share(thin, mask, True) > 0.5 > rim_colour_share(wide, mask, True)
+
+
 @pytest.fixture(scope="module")
 def stamp(tmp_path_factory) -> Recogniser:
     return Recogniser(style_tileset("stamp", tmp_path_factory.mktemp("sets")))
@@ -88,3 +136,9 @@ def test_thin_blue_frames_on_a_red_gingham_under_a_warm_lamp_read_blue(stamp):
     photo = evaluation_photo(stamp.tileset, 7, 2, 3)
     score = score_photo(photo, stamp.detect(photo.image), 2, 3)
     assert score.tiles_right == score.tiles == 15
+
+
+def test_stamp_s_tiles_thin_frames_are_cut_again_at_their_size_its_wide_ringed_tokens_not(stamp):
+    tokens = {g for g, name in enumerate(stamp.model.group_names) if name.startswith("token")}
+    tiles = set(range(len(stamp.model.groups))) - tokens
+    assert set(stamp.naming.laid) == tiles
