@@ -663,7 +663,8 @@ def row_ends_by_size(
     say are a row's tokens whatever their colour: where the frame's clear tokens are
     clearly smaller than its tiles (:func:`token_ratio_of`, :data:`_KINDS_APART`), a
     token nearer their size than a tile's, lying a row's step
-    (:data:`vision.token_rows.STEP_RANGE`, with a cut's slack) from another token.
+    (:data:`vision.token_rows.STEP_RANGE`, with a cut's slack) from another of the
+    doubted tokens.
 
     A row's end lies face up, and a face whose colour the structure read wrongly
     misfits that colour as a tile does (``clock``: a white dial-like face read as a

@@ -99,9 +99,14 @@ class Naming:
         #: (:func:`_alike_quarter_turns`).
         self.alike_quarters = _alike_quarter_turns(model, config)
         self.heart_twins = _heart_twins(model)
-        #: The token faces with the back after them, per faces' group (made when first
-        #: needed, then shared, as the colour stage remembers faces by their array).
-        self._faces_and_back: dict[int, np.ndarray] = {}
+        #: The token faces' group and the back's, and their faces with the back last, one
+        #: array shared by every frame (the colour stage remembers faces by their array);
+        #: None for a set without both (:meth:`backs_by_colour`).
+        self.faces_and_back: tuple[int, int, np.ndarray] | None = None
+        if "token" in model.group_names and "token-back" in model.group_names:
+            faces, back = model.group_names.index("token"), model.group_names.index("token-back")
+            both = np.concatenate([self.member_faces[faces], self.member_faces[back]])
+            self.faces_and_back = (faces, back, both)
         # tokens and round tiles are cut as discs, square tiles as squares
         shaped = token_groups | round_tiles
         self.colour_masks = {
@@ -213,7 +218,7 @@ class Naming:
                 )
             backs = self.backs_by_colour(chosen, subset, frame.gains) if round_ else {}
             for i, clarity in backs.items():
-                chosen[i] = as_back(chosen[i], scoring)
+                chosen[i] = self.as_back(chosen[i])
                 results[i] = (0, clarity)
             for i in subset:
                 if i in backs:
@@ -302,19 +307,12 @@ class Naming:
         piece clearly better (:data:`_BACK_CLEARLY`) turns it over: structure already
         chose between the sides where they tie (:mod:`vision.token_sides`), and a
         close colour fit is no reason to overrule it."""
-        names = self.model.group_names
-        if "token" not in names or "token-back" not in names:
+        if self.faces_and_back is None:
             return {}
-        faces_group, back_group = names.index("token"), names.index("token-back")
+        faces_group, _, templates = self.faces_and_back
         faces = [i for i in subset if chosen[i].group == faces_group]
         if not faces:
             return {}
-        templates = self._faces_and_back.get(faces_group)
-        if templates is None:
-            templates = np.concatenate(
-                [self.member_faces[faces_group], self.member_faces[back_group]]
-            )
-            self._faces_and_back[faces_group] = templates
         patches = [upright(chosen[i].patch, chosen[i].turn) for i in faces]
         fitted = FrameColours(
             patches, [templates] * len(faces), self.colour_masks[True], gains=gains
@@ -325,6 +323,12 @@ class Naming:
             if back < _BACK_CLEARLY * face:
                 backs[i] = (face - back) / max(face + back, 1e-9)
         return backs
+
+    def as_back(self, s: Scored) -> Scored:
+        """Token face ``s`` read as the back instead, the face its runner-up (for a set
+        with both, :attr:`faces_and_back`)."""
+        assert self.faces_and_back is not None
+        return replace(s, match=replace(s.match, group=self.faces_and_back[1], runner=s.group))
 
     def misfits(self, chosen: list[Scored], readings: list[Scored]) -> np.ndarray:
         """How badly each of ``readings`` (pieces of ``chosen``, or those pieces read
@@ -360,17 +364,18 @@ class Naming:
         wanted = [i for i, s in enumerate(chosen) if self.edge_coloured[s.candidate.round]]
         if not wanted:
             return None
-        size = self.config.patch_px
-        wide = size + 2 * beyond_margin(size)
-        quads = [
-            scaled_quad(np.asarray(chosen[i].candidate.quad, np.float64), wide / size)
-            for i in wanted
-        ]
-        cuts = pyramid.rectify_many(quads, wide)
+        cuts = self._wide_cuts([chosen[i].candidate.quad for i in wanted], pyramid)
         out: list[np.ndarray | None] = [None] * len(chosen)
         for k, i in enumerate(wanted):
             out[i] = cuts[k]
         return out
+
+    def _wide_cuts(self, quads: list[np.ndarray], pyramid: Pyramid) -> list[np.ndarray]:
+        """Each of ``quads`` cut :func:`vision.colour.beyond_margin` wider each way."""
+        size = self.config.patch_px
+        wide = size + 2 * beyond_margin(size)
+        grown = [scaled_quad(np.asarray(q, np.float64), wide / size) for q in quads]
+        return pyramid.rectify_many(grown, wide)
 
     def cut_to_their_faces(
         self, chosen: list[Scored], pyramid: Pyramid
@@ -381,8 +386,6 @@ class Naming:
         beyond = self.wider_cuts(chosen, pyramid)
         if beyond is None:
             return chosen, None
-        size = self.config.patch_px
-        wide = size + 2 * beyond_margin(size)
         out, grown = list(chosen), []
         for i, s in enumerate(chosen):
             if beyond[i] is None or s.group not in self.laid:
@@ -393,8 +396,8 @@ class Naming:
         if not grown:
             return chosen, beyond
         quads = [quad for _, quad in grown]
-        patches = pyramid.rectify_many(quads, size)
-        wider = pyramid.rectify_many([scaled_quad(q, wide / size) for q in quads], wide)
+        patches = pyramid.rectify_many(quads, self.config.patch_px)
+        wider = self._wide_cuts(quads, pyramid)
         for k, (i, _) in enumerate(grown):
             out[i] = replace(chosen[i], patch=patches[k])
             beyond[i] = wider[k]
@@ -673,12 +676,6 @@ def _read_twice(
 
 def _label_of(model: AppearanceModel, s: Scored, member: int):
     return model.labels[model.groups[s.group][member]]
-
-
-def as_back(s: Scored, scoring: Scoring) -> Scored:
-    """Token face ``s`` read as the back instead, the face its runner-up."""
-    back = int(np.flatnonzero(scoring.back_groups)[0])
-    return replace(s, match=replace(s.match, group=back, runner=s.group))
 
 
 def _confidence(score: float, margin: float, clarity: float, heart: float = 1.0) -> float:

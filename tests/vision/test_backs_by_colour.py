@@ -10,7 +10,6 @@ import numpy as np
 
 from tests.vision.drawn import placed_piece
 from vision.colour import kelvin_gains
-from vision.naming import as_back
 from vision.rectify import flatten_alpha
 
 
@@ -63,7 +62,7 @@ def test_a_face_turned_over_keeps_the_face_as_its_runner_up(round_recogniser):
     names = rec.model.group_names
     piece = placed_piece(rec, 100, 35, 0.8, True)
     face = replace(piece, match=replace(piece.match, group=names.index("token")))
-    turned = as_back(face, rec.scoring)
+    turned = rec.naming.as_back(face)
     assert turned.group == names.index("token-back")
     assert turned.match.runner == names.index("token")
     assert turned.score == face.score and turned.candidate is face.candidate
