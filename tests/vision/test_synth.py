@@ -99,12 +99,13 @@ def test_a_tile_the_deposit_mat_is_laid_over_is_known_to_be_hidden(square_set: T
         assert np.abs(face - seen).mean() > 30
 
 
-def test_the_check_styles_are_valid_tile_sets_of_their_own_shape(tmp_path):
-    # the styles drawn unlike the samples, to measure recognition on unseen art
-    for name in STYLES:
-        loaded = style_tileset(name, tmp_path)
-        assert loaded.tile_shape == STYLES[name][0]
-        assert len(loaded.faces) == 50 and loaded.has_tokens
+@pytest.mark.parametrize("name", sorted(STYLES))
+def test_the_check_styles_are_valid_tile_sets_of_their_own_shape(name, tmp_path):
+    # the styles drawn unlike the samples, to measure recognition on unseen art; one test
+    # a style, so that the parallel runners share them out and a failure names its style
+    loaded = style_tileset(name, tmp_path)
+    assert loaded.tile_shape == STYLES[name][0]
+    assert len(loaded.faces) == 50 and loaded.has_tokens
 
 
 def test_marquetry_grounds_are_another_piece_of_wood_on_every_face():
