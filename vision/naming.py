@@ -398,8 +398,10 @@ class Naming:
         quads = [quad for _, quad in grown]
         patches = pyramid.rectify_many(quads, self.config.patch_px)
         wider = self._wide_cuts(quads, pyramid)
-        for k, (i, _) in enumerate(grown):
-            out[i] = replace(chosen[i], patch=patches[k])
+        for k, (i, quad) in enumerate(grown):
+            # the grown quad is the piece's outline from now on: reported and drawn
+            candidate = replace(chosen[i].candidate, quad=quad)
+            out[i] = replace(chosen[i], candidate=candidate, patch=patches[k])
             beyond[i] = wider[k]
         return out, beyond
 

@@ -20,7 +20,9 @@ from vision.colour import (
 from vision.evaluate import evaluation_photo, score_photo
 from vision.recogniser import Recogniser
 from vision.rectify import patch_mask
+from vision.results import FrameResult
 from vision.synth.regression import style_tileset
+from vision.synth.scene import SyntheticPhoto
 
 BLUE, PURPLE, RED_CLOTH = (190, 90, 30), (150, 50, 120), (40, 40, 200)  # BGR
 
@@ -129,13 +131,32 @@ def test_only_shapes_whose_colour_lies_at_the_edge_mix_it_with_the_table(stamp, 
     assert Recogniser(square_set).naming.edge_coloured == {False: False, True: False}
 
 
-def test_thin_blue_frames_on_a_red_gingham_under_a_warm_lamp_read_blue(stamp):
-    # hard level, seed 7's fourth photo of the check style with thin colour frames, on
-    # a red gingham under a 3400 K lamp: the 32 px tiles' frames, 2 px wide, blur into the
-    # cloth; fitted alone, four blue tiles read purple and a red one yellow (10 of 15)
+@pytest.fixture(scope="module")
+def gingham(stamp) -> tuple[SyntheticPhoto, FrameResult]:
+    """Hard level, seed 7's fourth photo of stamp (the check style with thin colour
+    frames) on a red gingham under a 3400 K lamp, and what stamp's recogniser reads."""
     photo = evaluation_photo(stamp.tileset, 7, 2, 3)
-    score = score_photo(photo, stamp.detect(photo.image), 2, 3)
+    return photo, stamp.detect(photo.image)
+
+
+def test_thin_blue_frames_on_a_red_gingham_under_a_warm_lamp_read_blue(gingham):
+    # the 32 px tiles' frames, 2 px wide, blur into the cloth; fitted alone, four blue
+    # tiles read purple and a red one yellow (10 of 15)
+    photo, result = gingham
+    score = score_photo(photo, result, 2, 3)
     assert score.tiles_right == score.tiles == 15
+
+
+def test_a_tile_cut_again_at_its_size_is_outlined_at_that_size(gingham):
+    # the frames are found where the white paper ends, a little inside the tile; the cut
+    # that reads them is the outline shown (it was the first, smaller cut: median 0.93)
+    photo, result = gingham
+    truth = {t.tile: t for t in photo.tiles}
+    ratios = [
+        cv2.contourArea(np.float32(t.polygon)) / cv2.contourArea(np.float32(truth[t.tile].corners))
+        for t in result.tiles
+    ]
+    assert float(np.median(ratios)) == pytest.approx(1.0, abs=0.04)
 
 
 def test_stamp_s_tiles_thin_frames_are_cut_again_at_their_size_its_wide_ringed_tokens_not(stamp):
