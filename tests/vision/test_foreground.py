@@ -204,6 +204,21 @@ def test_a_close_up_block_of_dark_tiles_is_whole(config: VisionConfig) -> None:
     assert np.count_nonzero(mask[~block]) < 0.01 * mask.size
 
 
+def test_the_cloth_between_a_block_of_pale_discs_is_table(config: VisionConfig) -> None:
+    """Round pieces of one white paper packed in a grid, most of the frame's middle, on a
+    dark cloth: the paper is the median's "table" there, but the cloth seen at the edges
+    shows between them, and it is the table; each disc is an object of its own."""
+    frame = np.full((HEIGHT, WIDTH, 3), (50, 48, 46), np.uint8)
+    centres = [(110 + col * 96, 70 + row * 96) for row in range(3) for col in range(5)]
+    for centre in centres:
+        pale_disc(frame, centre, 41)
+    mask = object_mask(camera(frame), config)
+    count, _ = cv2.connectedComponents(mask)
+    assert count - 1 == len(centres)
+    for centre in centres:
+        assert coverage(mask, disc_mask(centre, 38)) > 0.97
+
+
 def test_a_shadow_across_a_checked_cloth_is_not_an_object(config: VisionConfig) -> None:
     frame = checked_cloth().astype(np.float32)
     shade = np.ones((HEIGHT, WIDTH), np.float32)
