@@ -52,11 +52,11 @@ LIGHT_LEVEL = 220
 #: table (by the median's own first look); below the smaller share, the average of the
 #: table around is used instead; in between, a blend.
 MEDIAN_TRUST = (0.4, 0.7)
-#: The cloth seen at the frame's edges is the table's colour between pieces where it
-#: fills at least the larger share of a window; below the smaller, the table's own
-#: estimate stays (:func:`_between_pieces`). Round pieces packed in a grid leave a fifth
-#: of the window between them.
-GAPS_SHARE = (0.06, 0.12)
+#: The cloth seen at the frame's edges is the table's colour between pieces where the
+#: table's own estimate takes at least the larger share of a window of it for objects;
+#: below the smaller, the estimate stays (:func:`_between_pieces`). Round pieces packed
+#: in a grid leave a fifth of the window between them.
+GAPS_SHARE = (0.03, 0.08)
 #: ...and only where the table's own estimate is this many times the cloth's noise limit
 #: off it (from the first to the second): further than a lamp's gradient or a shadow
 #: takes a cloth, as far as a white paper is from a dark cloth.
@@ -590,6 +590,10 @@ def _between_pieces(
         return table  # the estimate is the edges' cloth, lit as it may be, everywhere
     like = (distance < limit).astype(np.uint8)
     size = (tiny.shape[1], tiny.shape[0])
+    own = cv2.resize(table.astype(np.float32), (half.shape[1], half.shape[0]))
+    # the cloth that the estimate makes an object: a lamp's glare or a shadow, which the
+    # estimate follows, makes none
+    taken = like & (_distance(half, own) > limit).astype(np.uint8)
     window = (min(3 * ksize, 2 * size[0] - 1), min(3 * ksize, 2 * size[1] - 1))
 
     def spread(image: np.ndarray) -> np.ndarray:
@@ -599,7 +603,8 @@ def _between_pieces(
     share = spread(like.astype(np.float32))[..., None]
     cloth = spread(cv2.bitwise_and(half, half, mask=like).astype(np.float32))
     cloth /= np.maximum(share, 1e-3)
-    enough = np.clip((share - GAPS_SHARE[0]) / (GAPS_SHARE[1] - GAPS_SHARE[0]), 0.0, 1.0)
+    wrong = spread(taken.astype(np.float32))[..., None]
+    enough = np.clip((wrong - GAPS_SHARE[0]) / (GAPS_SHARE[1] - GAPS_SHARE[0]), 0.0, 1.0)
     # around such an estimate, too: the median's window blends it into the cloth there
     far = cv2.dilate(np.clip(off, 0.0, 1.0), np.ones((ksize, ksize), np.uint8))
     trust = enough * far.reshape(enough.shape)

@@ -219,6 +219,22 @@ def test_the_cloth_between_a_block_of_pale_discs_is_table(config: VisionConfig) 
         assert coverage(mask, disc_mask(centre, 38)) > 0.97
 
 
+def test_a_lamp_s_glare_on_a_dark_cloth_is_not_an_object(config: VisionConfig) -> None:
+    """A bright soft glare, far paler than the cloth seen at the frame's edges: the table's
+    estimate follows it, so none of the cloth round it is taken for an object, and the
+    cloth is not made the table under it (see the block of pale discs above)."""
+    ys, xs = np.mgrid[0:HEIGHT, 0:WIDTH]
+    glare = 180 * np.exp(-((xs - 300) ** 2 + (ys - 170) ** 2) / (2 * 60.0**2))
+    frame = np.full((HEIGHT, WIDTH, 3), (50, 48, 46), np.float32) + glare[..., None]
+    frame = np.clip(frame, 0, 255).astype(np.uint8)
+    cv2.rectangle(frame, (100, 100), (150, 150), (40, 60, 200), -1)
+    mask = object_mask(camera(frame), config)
+    tile = np.zeros((HEIGHT, WIDTH), bool)
+    tile[100:151, 100:151] = True
+    assert coverage(mask, tile) > 0.95
+    assert np.count_nonzero(mask[~tile]) < 0.005 * mask.size
+
+
 def test_a_shadow_across_a_checked_cloth_is_not_an_object(config: VisionConfig) -> None:
     frame = checked_cloth().astype(np.float32)
     shade = np.ones((HEIGHT, WIDTH), np.float32)
