@@ -117,15 +117,28 @@ def wood_brown(shade: np.ndarray) -> np.ndarray:
     return np.clip(np.array((40, 80, 130), np.float32) * shade[..., None], 0, 255).astype(np.uint8)
 
 
+def _assert_the_tile_alone_stands_out(
+    frame: np.ndarray,
+    corner: tuple[int, int],
+    colour: tuple[int, int, int],
+    config: VisionConfig,
+    stray: float,
+) -> None:
+    """Lay a 51 px tile of ``colour`` at ``corner`` on ``frame``: the mask holds it whole,
+    and under ``stray`` of the frame besides."""
+    x, y = corner
+    cv2.rectangle(frame, (x, y), (x + 50, y + 50), colour, -1)
+    mask = object_mask(camera(frame), config)
+    tile = np.zeros((HEIGHT, WIDTH), bool)
+    tile[y : y + 51, x : x + 51] = True
+    assert coverage(mask, tile) > 0.95
+    assert np.count_nonzero(mask[~tile]) < stray * mask.size
+
+
 def test_a_lamp_gradient_across_the_table_is_not_an_object(config: VisionConfig) -> None:
     xs = np.linspace(0.55, 1.45, WIDTH, dtype=np.float32)
     frame = wood_brown(np.tile(xs, (HEIGHT, 1)))
-    cv2.rectangle(frame, (290, 150), (340, 200), (200, 60, 40), -1)
-    mask = object_mask(camera(frame), config)
-    tile = np.zeros((HEIGHT, WIDTH), bool)
-    tile[150:201, 290:341] = True
-    assert coverage(mask, tile) > 0.95
-    assert np.count_nonzero(mask[~tile]) < 0.01 * mask.size
+    _assert_the_tile_alone_stands_out(frame, (290, 150), (200, 60, 40), config, 0.01)
 
 
 def test_a_soft_shadow_on_the_table_is_not_an_object(config: VisionConfig) -> None:
@@ -227,12 +240,7 @@ def test_a_lamp_s_glare_on_a_dark_cloth_is_not_an_object(config: VisionConfig) -
     glare = 180 * np.exp(-((xs - 300) ** 2 + (ys - 170) ** 2) / (2 * 60.0**2))
     frame = np.full((HEIGHT, WIDTH, 3), (50, 48, 46), np.float32) + glare[..., None]
     frame = np.clip(frame, 0, 255).astype(np.uint8)
-    cv2.rectangle(frame, (100, 100), (150, 150), (40, 60, 200), -1)
-    mask = object_mask(camera(frame), config)
-    tile = np.zeros((HEIGHT, WIDTH), bool)
-    tile[100:151, 100:151] = True
-    assert coverage(mask, tile) > 0.95
-    assert np.count_nonzero(mask[~tile]) < 0.005 * mask.size
+    _assert_the_tile_alone_stands_out(frame, (100, 100), (40, 60, 200), config, 0.005)
 
 
 def test_a_shadow_across_a_checked_cloth_is_not_an_object(config: VisionConfig) -> None:
