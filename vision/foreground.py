@@ -52,15 +52,6 @@ LIGHT_LEVEL = 220
 #: table (by the median's own first look); below the smaller share, the average of the
 #: table around is used instead; in between, a blend.
 MEDIAN_TRUST = (0.4, 0.7)
-#: The cloth seen at the frame's edges is the table's colour between pieces where the
-#: table's own estimate takes at least the larger share of a window of it for objects;
-#: below the smaller, the estimate stays (:func:`_between_pieces`). Round pieces packed
-#: in a grid leave a fifth of the window between them.
-GAPS_SHARE = (0.03, 0.08)
-#: ...and only where the table's own estimate is this many times the cloth's noise limit
-#: off it (from the first to the second): further than a lamp's gradient or a shadow
-#: takes a cloth, as far as a white paper is from a dark cloth.
-GAPS_UNLIKE = (2.0, 3.0)
 #: Palette colours closer than this (Lab distance) are one colour of the cloth, split by
 #: noise or blur, not two.
 PALETTE_MERGE = 12.0
@@ -554,61 +545,8 @@ def table_colour(lab: np.ndarray, config: VisionConfig) -> np.ndarray:
     # the median stays where most of its window was table: it follows shadows crisply
     trust_median = np.clip((share - MEDIAN_TRUST[0]) / (MEDIAN_TRUST[1] - MEDIAN_TRUST[0]), 0, 1)
     table = trust_median * median + (1.0 - trust_median) * estimate
-    table = _between_pieces(table, lab, values, ksize, config)
     # a byte per channel is finer than any threshold here, and a quarter of the memory
     return cv2.resize(cv2.convertScaleAbs(table), (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-def _between_pieces(
-    table: np.ndarray, lab: np.ndarray, tiny: np.ndarray, ksize: int, config: VisionConfig
-) -> np.ndarray:
-    """The table's colour (``table``, at the size of ``tiny``, the frame ``lab`` made
-    small), taken from the cloth seen between the pieces where the estimate is far off it.
-
-    A block of pieces that share a pale ground (white paper, cream card), packed more
-    closely than the median's window is wide, make that ground the window's "table", and
-    the cloth showing in the gaps between them its objects: the whole block becomes one
-    blob with nothing in it to cut. Where a window still shows enough of the cloth seen
-    at the frame's edges, and its estimate lies further from that cloth than a lamp's
-    gradient or a shadow takes it (:data:`GAPS_UNLIKE`), the table there is that cloth.
-    """
-    height, width = lab.shape[:2]
-    if min(height, width) < 4 * TABLE_FACTOR:
-        return table
-    edge = np.median(tiny[border_band(tiny.shape)], axis=0)
-    # at half the work size: the gaps between pieces stay a few pixels wide
-    half = cv2.resize(lab, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
-    distance = _distance(half, edge)
-    limit = max(
-        config.foreground_min_distance,
-        config.foreground_noise_factor * float(np.median(distance[border_band(half.shape)])),
-    )
-    off = (_distance(table, edge)[..., None] / limit - GAPS_UNLIKE[0]) / (
-        GAPS_UNLIKE[1] - GAPS_UNLIKE[0]
-    )
-    if float(off.max()) <= 0.0:
-        return table  # the estimate is the edges' cloth, lit as it may be, everywhere
-    like = (distance < limit).astype(np.uint8)
-    size = (tiny.shape[1], tiny.shape[0])
-    own = cv2.resize(table.astype(np.float32), (half.shape[1], half.shape[0]))
-    # the cloth that the estimate makes an object: a lamp's glare or a shadow, which the
-    # estimate follows, makes none
-    taken = like & (_distance(half, own) > limit).astype(np.uint8)
-    window = (min(3 * ksize, 2 * size[0] - 1), min(3 * ksize, 2 * size[1] - 1))
-
-    def spread(image: np.ndarray) -> np.ndarray:
-        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
-        return cv2.blur(cv2.blur(small, window), window)
-
-    share = spread(like.astype(np.float32))[..., None]
-    cloth = spread(cv2.bitwise_and(half, half, mask=like).astype(np.float32))
-    cloth /= np.maximum(share, 1e-3)
-    wrong = spread(taken.astype(np.float32))[..., None]
-    enough = np.clip((wrong - GAPS_SHARE[0]) / (GAPS_SHARE[1] - GAPS_SHARE[0]), 0.0, 1.0)
-    # around such an estimate, too: the median's window blends it into the cloth there
-    far = cv2.dilate(np.clip(off, 0.0, 1.0), np.ones((ksize, ksize), np.uint8))
-    trust = enough * far.reshape(enough.shape)
-    return trust * cloth + (1.0 - trust) * table
 
 
 def lighting_normalised(bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
