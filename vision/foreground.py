@@ -52,6 +52,15 @@ LIGHT_LEVEL = 220
 #: table (by the median's own first look); below the smaller share, the average of the
 #: table around is used instead; in between, a blend.
 MEDIAN_TRUST = (0.4, 0.7)
+#: The cloth seen at the frame's edges is the table's colour between pieces where the
+#: table's own estimate takes at least the larger share of a window of it for objects;
+#: below the smaller, the estimate stays (:func:`_between_pieces`). Round pieces packed
+#: in a grid leave a fifth of the window between them.
+GAPS_SHARE = (0.03, 0.08)
+#: ...and only where the table's own estimate is this many times the cloth's noise limit
+#: off it (from the first to the second): further than a lamp's gradient or a shadow
+#: takes a cloth, as far as a white paper is from a dark cloth.
+GAPS_UNLIKE = (2.0, 3.0)
 #: Palette colours closer than this (Lab distance) are one colour of the cloth, split by
 #: noise or blur, not two.
 PALETTE_MERGE = 12.0
@@ -243,11 +252,15 @@ def object_mask(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray:
     return find_foreground(small_bgr, config).mask
 
 
-def find_foreground(small_bgr: np.ndarray, config: VisionConfig) -> Foreground:
-    """The object mask (see :func:`object_mask`) and where a checked cloth repeats."""
+def find_foreground(
+    small_bgr: np.ndarray, config: VisionConfig, table: np.ndarray | None = None
+) -> Foreground:
+    """The object mask (see :func:`object_mask`) and where a checked cloth repeats;
+    ``table``, the table's Lab colour at every pixel, if another model gave it
+    (:func:`table_between_pieces`)."""
     blurred = cv2.GaussianBlur(small_bgr, (3, 3), 0)
     lab = cv2.cvtColor(blurred, cv2.COLOR_BGR2LAB)
-    table = table_colour(lab, config)
+    table = table_colour(lab, config) if table is None else table
     squares = cv2.subtract(lab, table, dtype=cv2.CV_32F)
     cv2.multiply(squares, squares, dst=squares)
     distance = cv2.sqrt(cv2.transform(squares, _LAB_WEIGHTS).reshape(lab.shape[:2]))
@@ -511,14 +524,15 @@ def nearest_colour(
     return labels, near
 
 
-def table_colour(lab: np.ndarray, config: VisionConfig) -> np.ndarray:
+def table_colour(lab: np.ndarray, config: VisionConfig, between_pieces: bool = False) -> np.ndarray:
     """The table's local Lab colour (uint8), with the objects left out, at low resolution.
 
     A median far wider than a tile is the table's colour wherever tiles cover less than
     half of the window. A close-up breaks that: a block of tiles wider than the window
     becomes its own "table" and its tiles vanish. So whatever clearly stands out from the
     median is left out, and the table is then averaged from the rest, from further away
-    where a block covers the whole window.
+    where a block covers the whole window. ``between_pieces``: and then taken from the
+    cloth seen between pieces where it strays far from it (:func:`table_between_pieces`).
     """
     h, w = lab.shape[:2]
     small_w, small_h = max(1, w // TABLE_FACTOR), max(1, h // TABLE_FACTOR)
@@ -545,8 +559,78 @@ def table_colour(lab: np.ndarray, config: VisionConfig) -> np.ndarray:
     # the median stays where most of its window was table: it follows shadows crisply
     trust_median = np.clip((share - MEDIAN_TRUST[0]) / (MEDIAN_TRUST[1] - MEDIAN_TRUST[0]), 0, 1)
     table = trust_median * median + (1.0 - trust_median) * estimate
+    if between_pieces:
+        table = _between_pieces(table, lab, values, ksize, config)
     # a byte per channel is finer than any threshold here, and a quarter of the memory
     return cv2.resize(cv2.convertScaleAbs(table), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def table_between_pieces(small_bgr: np.ndarray, config: VisionConfig) -> np.ndarray | None:
+    """The table's colour as :func:`table_colour` models it, but taken from the cloth
+    seen between pieces where the model strays far from it (:func:`_between_pieces`);
+    None where that changes nothing.
+
+    Asked for only when a frame read with the plain model gives nothing at all: on a
+    checked cloth, or on tiles half in the cloth's own colour (slate halves on a slate
+    cloth), trusting the cloth seen at the edges cuts pieces apart that the plain model
+    keeps whole, so it is a second reading, not the first.
+    """
+    lab = cv2.cvtColor(cv2.GaussianBlur(small_bgr, (3, 3), 0), cv2.COLOR_BGR2LAB)
+    plain = table_colour(lab, config)
+    table = table_colour(lab, config, between_pieces=True)
+    return None if np.array_equal(plain, table) else table
+
+
+def _between_pieces(
+    table: np.ndarray, lab: np.ndarray, tiny: np.ndarray, ksize: int, config: VisionConfig
+) -> np.ndarray:
+    """The table's colour (``table``, at the size of ``tiny``, the frame ``lab`` made
+    small), taken from the cloth seen between the pieces where the estimate is far off it.
+
+    A block of pieces that share a pale ground (white paper, cream card), packed more
+    closely than the median's window is wide, make that ground the window's "table", and
+    the cloth showing in the gaps between them its objects: the whole block becomes one
+    blob with nothing in it to cut. Where a window still shows enough of the cloth seen
+    at the frame's edges, and its estimate lies further from that cloth than a lamp's
+    gradient or a shadow takes it (:data:`GAPS_UNLIKE`), the table there is that cloth.
+    """
+    height, width = lab.shape[:2]
+    if min(height, width) < 4 * TABLE_FACTOR:
+        return table
+    edge = np.median(tiny[border_band(tiny.shape)], axis=0)
+    # at half the work size: the gaps between pieces stay a few pixels wide
+    half = cv2.resize(lab, (width // 2, height // 2), interpolation=cv2.INTER_AREA)
+    distance = _distance(half, edge)
+    limit = max(
+        config.foreground_min_distance,
+        config.foreground_noise_factor * float(np.median(distance[border_band(half.shape)])),
+    )
+    off = (_distance(table, edge)[..., None] / limit - GAPS_UNLIKE[0]) / (
+        GAPS_UNLIKE[1] - GAPS_UNLIKE[0]
+    )
+    if float(off.max()) <= 0.0:
+        return table  # the estimate is the edges' cloth, lit as it may be, everywhere
+    like = (distance < limit).astype(np.uint8)
+    size = (tiny.shape[1], tiny.shape[0])
+    own = cv2.resize(table.astype(np.float32), (half.shape[1], half.shape[0]))
+    # the cloth that the estimate makes an object: a lamp's glare or a shadow, which the
+    # estimate follows, makes none
+    taken = like & (_distance(half, own) > limit).astype(np.uint8)
+    window = (min(3 * ksize, 2 * size[0] - 1), min(3 * ksize, 2 * size[1] - 1))
+
+    def spread(image: np.ndarray) -> np.ndarray:
+        small = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+        return cv2.blur(cv2.blur(small, window), window)
+
+    share = spread(like.astype(np.float32))[..., None]
+    cloth = spread(cv2.bitwise_and(half, half, mask=like).astype(np.float32))
+    cloth /= np.maximum(share, 1e-3)
+    wrong = spread(taken.astype(np.float32))[..., None]
+    enough = np.clip((wrong - GAPS_SHARE[0]) / (GAPS_SHARE[1] - GAPS_SHARE[0]), 0.0, 1.0)
+    # around such an estimate, too: the median's window blends it into the cloth there
+    far = cv2.dilate(np.clip(off, 0.0, 1.0), np.ones((ksize, ksize), np.uint8))
+    trust = enough * far.reshape(enough.shape)
+    return trust * cloth + (1.0 - trust) * table
 
 
 def lighting_normalised(bgr: np.ndarray, config: VisionConfig) -> np.ndarray:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import cv2
@@ -48,7 +49,7 @@ from vision import (
 )
 from vision.config import VisionConfig
 from vision.correction import CameraCorrection
-from vision.foreground import downscale, find_foreground
+from vision.foreground import Foreground, downscale, find_foreground, table_between_pieces
 from vision.frame import Frame
 from vision.imageio import MAX_PIXELS, ImageError
 from vision.model import AppearanceModel, build_model
@@ -78,7 +79,6 @@ class Recogniser:
     def detect(self, image: np.ndarray, correction: CameraCorrection | None = None) -> FrameResult:
         """Find every tile and token in a BGR frame (pixels of the input image)."""
         image = _as_bgr(image)
-        height, width = image.shape[:2]
         timings: dict[str, float] = {}
         clock = time.perf_counter()
 
@@ -90,11 +90,34 @@ class Recogniser:
 
         if correction is not None:
             image = correction.correct_colours(image)
-        scoring = self.scoring
         small, scale = downscale(image, self.config.work_width)
         foreground = find_foreground(small, self.config)
-        mask = foreground.mask
         lap("foreground")
+        result = self._read(image, small, scale, foreground, correction, lap)
+        if not result.tiles and not result.tokens:
+            # nothing read: perhaps a block of pale pieces made their paper the table
+            table = table_between_pieces(small, self.config)
+            if table is not None:
+                foreground = find_foreground(small, self.config, table)
+                lap("foreground again")
+                again = self._read(image, small, scale, foreground, correction, lap)
+                result = again if again.tiles or again.tokens else result
+        return replace(result, timings_ms=timings)
+
+    def _read(
+        self,
+        image: np.ndarray,
+        small: np.ndarray,
+        scale: float,
+        foreground: Foreground,
+        correction: CameraCorrection | None,
+        lap: Callable[[str], None],
+    ) -> FrameResult:
+        """Every tile and token in ``image`` (BGR, colours corrected), given what stands
+        out from the table in ``small``, the frame at the work size."""
+        height, width = image.shape[:2]
+        scoring = self.scoring
+        mask = foreground.mask
         grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
         blobs = cuts.blobs(scoring, mask, scale)
         pyramid = Pyramid(image)
@@ -190,7 +213,6 @@ class Recogniser:
             rejected=tuple(rejected + unsure),
             tile_side_px=side_px,
             light_gains=(float(gains[0]), float(gains[1]), float(gains[2])),
-            timings_ms=timings,
         )
 
 

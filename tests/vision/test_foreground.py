@@ -13,6 +13,7 @@ from vision.foreground import (
     find_foreground,
     hue_distance,
     object_mask,
+    table_between_pieces,
     without_lines,
 )
 
@@ -215,6 +216,34 @@ def test_a_close_up_block_of_dark_tiles_is_whole(config: VisionConfig) -> None:
     block[30 : 30 + 3 * 102 - 6, 70 : 70 + 4 * 126 - 6] = True
     assert coverage(mask, block) > 0.97
     assert np.count_nonzero(mask[~block]) < 0.01 * mask.size
+
+
+def test_the_cloth_between_a_block_of_pale_discs_is_table_when_read_again(
+    config: VisionConfig,
+) -> None:
+    """Round pieces of one white paper packed in a grid over most of the frame's middle, on
+    a dark cloth: the table's model takes their paper for the table there, and the discs
+    run into one blob; taken from the cloth seen between them, each is an object alone."""
+    frame = np.full((HEIGHT, WIDTH, 3), (50, 48, 46), np.uint8)
+    centres = [(110 + col * 96, 70 + row * 96) for row in range(3) for col in range(5)]
+    for centre in centres:
+        pale_disc(frame, centre, 41)
+    photo = camera(frame)
+    assert cv2.connectedComponents(object_mask(photo, config))[0] - 1 < len(centres)
+    table = table_between_pieces(photo, config)
+    assert table is not None
+    mask = find_foreground(photo, config, table).mask
+    assert cv2.connectedComponents(mask)[0] - 1 == len(centres)
+    for centre in centres:
+        assert coverage(mask, disc_mask(centre, 38)) > 0.97
+
+
+def test_a_table_the_edges_cloth_explains_is_not_read_again(config: VisionConfig) -> None:
+    # tiles spread on a plain cloth: the model is that cloth everywhere, nothing to retake
+    frame = wood_brown(np.ones((HEIGHT, WIDTH), np.float32))
+    for x in (100, 300, 500):
+        cv2.rectangle(frame, (x, 150), (x + 50, 200), (40, 60, 200), -1)
+    assert table_between_pieces(camera(frame), config) is None
 
 
 def test_a_lamp_s_glare_on_a_dark_cloth_is_not_an_object(config: VisionConfig) -> None:
