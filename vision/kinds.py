@@ -256,6 +256,25 @@ def under_token_size(
     return ratio < _TOKEN_LEAST * token_ratio and c.side < _TOKEN_LEAST * token_side
 
 
+def no_token_size(scoring: Scoring, token_ratio: float | None) -> bool:
+    """Whether the frame's clear tokens give no token size of their own where the set
+    draws its tiles like its tokens (:attr:`Scoring.tiles_pass_for_tokens`): none read,
+    or about a tile's size (:data:`_KINDS_APART`).
+
+    Tokens and tiles differ in size on a table, so tokens a tile's size are the set's
+    tiles taken for tokens by their faces (``wax``: a seal in the colour, tile and
+    token alike; on seed 2024 #8 and #10, with no token on the table, 16 tiles read as
+    tokens 1.0-1.1 times the frame's clear tiles, the frame's "tokens" 1.05 and 1.1 of
+    them). Such a frame's tokens are judged against the nearest size a token can have,
+    :data:`_KINDS_APART` under a tile's, and only as tiles: a piece nearer a tile's
+    size is read again among the tiles alone, while nothing is read as a token by a
+    size the frame does not show.
+    """
+    if not scoring.tiles_pass_for_tokens:
+        return False
+    return token_ratio is None or token_ratio >= 1 - _KINDS_APART
+
+
 def kind_by_size(
     scoring: Scoring, pyramid: Pyramid, scored: list[Scored], best: list[Scored], size_at: SizeModel
 ) -> list[Scored]:
@@ -270,8 +289,12 @@ def kind_by_size(
     """
     token_ratio = token_ratio_of(scoring, best, size_at)
     by_size = token_ratio is not None and 0.3 < token_ratio < 1 - _KINDS_APART
+    # tokens the size of the frame's tiles: "tokens" read as tiles, judged as tiles only
+    tiles_only = not by_size and no_token_size(scoring, token_ratio)
+    if tiles_only:
+        token_ratio = 1 - _KINDS_APART
     crowded = no_room_for_tile(scoring, scored, size_at)
-    if not by_size and not crowded:
+    if not by_size and not tiles_only and not crowded:
         return scored
     token_groups = scoring.token_groups
     tile_groups = ~token_groups
@@ -290,7 +313,7 @@ def kind_by_size(
             if i in crowded:
                 wrong.append((i, token_groups))
                 continue
-            if not by_size:
+            if not by_size and not (tiles_only and scoring.is_token(s)):
                 continue
             ratio = s.candidate.side / size_at(s.candidate.center)
             # the geometric middle of the two sizes, with a margin either side
@@ -408,6 +431,10 @@ def tokens_in_company(
     # (only where the frame's tokens are clearly smaller than its tiles)
     apart = token_ratio is not None and token_ratio < 1 - _KINDS_APART
     square_tiles = apart and scoring.tileset.has_tiles and scoring.tileset.tile_shape != "round"
+    # tokens the size of the frame's tiles: "tokens" read as tiles, judged as tiles only
+    tiles_only = size_at is not None and not apart and no_token_size(scoring, token_ratio)
+    if tiles_only:
+        token_ratio = 1 - _KINDS_APART
     for s in chosen:
         if not scoring.is_token(s):
             kept.append(s)
@@ -418,7 +445,9 @@ def tokens_in_company(
         # of its figure's ground at a tile's size or larger (1.1-1.2 of it, where
         # the frame's tokens were 0.71; tokens cut large with table round them were
         # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
-        tile_sized = square_tiles and ratio >= 1.0
+        tile_sized = (square_tiles and ratio >= 1.0) or (
+            tiles_only and math.log(ratio) >= math.log(token_ratio) / 2
+        )
         lone = s.score < least and (_alone(s, tokens) or _loose_pair(s, tokens, least, token_side))
         small = (
             size_at is not None
@@ -435,7 +464,9 @@ def tokens_in_company(
         token_sized = token_ratio is not None and (
             _TOKEN_SIZED * token_ratio <= ratio < math.sqrt(token_ratio)
         )
-        tile = None if token_sized else as_tile(scoring, frame, s, size_at)
+        # a tile its faces could not tell from a token may tie two motifs too: it is a
+        # tile all the same, whose motif the doubts judge where the motifs differ
+        tile = None if token_sized else as_tile(scoring, frame, s, size_at, tiles_only)
         if tile is not None and clear_of(tile.candidate.center, kept):
             kept.append(tile)
             continue
@@ -450,20 +481,28 @@ def tokens_in_company(
     return kept, turned
 
 
-def as_tile(scoring: Scoring, frame: Frame, s: Scored, size_at: SizeModel | None) -> Scored | None:
+def as_tile(
+    scoring: Scoring,
+    frame: Frame,
+    s: Scored,
+    size_at: SizeModel | None,
+    ties: bool = False,
+) -> Scored | None:
     """A piece first read as a token, read again as a tile: cut as one (a round
     tile from where the piece was first cut and where it was aligned; a square
     tile where the edges show its outline best), and kept only on a clear match
     (:attr:`VisionConfig.sure_tile_min`) of a tile's size. A round tile on a
     wooden table aligns as a token's back (0.67) and matches its own face at 0.96
     once cut again; dice, the mat's print and token-sized figures matched a tile
-    at 0.62 at most."""
+    at 0.62 at most. With ``ties``, a match that only ties two motifs is kept too
+    (the piece's size says it is a tile, whatever its motif)."""
     if size_at is None or not scoring.tileset.has_tiles:
         return None
     best = _cut_as_tile(scoring, frame, s, size_at)
     if best is None or best.score < scoring.config.sure_tile_min:
         return None
-    return best if scoring.rejection(best, size_at(s.candidate.center)) is None else None
+    judged = replace(best, match=replace(best.match, margin=CLEAR_LEAD)) if ties else best
+    return best if scoring.rejection(judged, size_at(s.candidate.center)) is None else None
 
 
 def _cut_as_tile(scoring: Scoring, frame: Frame, s: Scored, size_at: SizeModel) -> Scored | None:

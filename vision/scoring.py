@@ -45,6 +45,32 @@ def for_its_match_alone(reason: str | None) -> bool:
     return reason is not None and reason.startswith(MATCH_REASONS)
 
 
+#: A set draws its tiles like its tokens where over this share of its tile faces pass for
+#: a token by their faces alone (:func:`tiles_pass_for_tokens`).
+_PASSING_SHARE = 0.5
+
+
+def tiles_pass_for_tokens(
+    model: AppearanceModel, token_groups: np.ndarray, config: VisionConfig
+) -> bool:
+    """Whether most of a round set's tile faces, upright, match one of its token
+    templates (any face or the back, any turn) as well as a token must
+    (``accept_token_min``): then a tile, read perfectly, can be taken for a token by its
+    face, and only its size tells it apart (:func:`vision.kinds.kind_by_size`). Over the
+    50 styles: a sealing-wax blob (``wax``) 0.95 of its faces, ``clock``, ``stitch``,
+    ``chip``, ``doily`` and ``vinyl`` 0.68-0.96, every other round style 0.40 or less,
+    17 of them none. A square set's tokens are told by their shape."""
+    bank = model.round
+    if bank is None or model.tileset.tile_shape != "round":
+        return False
+    token = token_groups[bank.group]
+    tiles = ~token & (bank.turn == 0)
+    if not tiles.any() or not token.any():
+        return False
+    best = (bank.vectors[tiles] @ bank.vectors[token].T).max(axis=1)
+    return float((best >= config.accept_token_min).mean()) > _PASSING_SHARE
+
+
 class Scoring:
     """How pieces match the tile set and which of them are kept: built once from the
     model and the config, shared by every stage and search of a frame."""
@@ -68,6 +94,8 @@ class Scoring:
         )
         #: Where a framed set's pieces are cut (see :attr:`vision.naming.Naming.framed`).
         self.framed = framed
+        #: Whether the set draws its tiles like its tokens (:func:`tiles_pass_for_tokens`).
+        self.tiles_pass_for_tokens = tiles_pass_for_tokens(model, token_groups, config)
         #: The motifs each motif is compared with where their faces differ, by shape
         #: (True: round).
         self.motif_pairs = {

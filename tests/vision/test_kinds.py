@@ -15,7 +15,7 @@ def _tiles_tried(monkeypatch, tile=None) -> list[float]:
     tries them; each try answers ``tile``."""
     tried: list[float] = []
 
-    def as_tile(scoring, frame, s, size_at):
+    def as_tile(scoring, frame, s, size_at, ties=False):
         tried.append(s.candidate.side)
         return tile
 
