@@ -570,10 +570,11 @@ def table_between_pieces(small_bgr: np.ndarray, config: VisionConfig) -> np.ndar
     seen between pieces where the model strays far from it (:func:`_between_pieces`);
     None where that changes nothing.
 
-    Asked for only when a frame read with the plain model gives nothing at all: on a
-    checked cloth, or on tiles half in the cloth's own colour (slate halves on a slate
-    cloth), trusting the cloth seen at the edges cuts pieces apart that the plain model
-    keeps whole, so it is a second reading, not the first.
+    Asked for only when a frame read with the plain model gives nothing at all: where a
+    piece has parts in the cloth's own colour (a tile half slate on a slate cloth, a
+    heart die-cut through it), trusting the cloth seen at the edges takes those parts for
+    table where the plain model kept the pieces whole (session 24: diagonal and whorl each
+    lost a photo), so it is a second reading, not the first.
     """
     lab = cv2.cvtColor(cv2.GaussianBlur(small_bgr, (3, 3), 0), cv2.COLOR_BGR2LAB)
     plain = table_colour(lab, config)

@@ -100,7 +100,11 @@ class Recogniser:
             if table is not None:
                 foreground = find_foreground(small, self.config, table)
                 lap("foreground again")
-                again = self._read(image, small, scale, foreground, correction, lap)
+
+                def lap_again(stage: str) -> None:
+                    lap(f"{stage} again")
+
+                again = self._read(image, small, scale, foreground, correction, lap_again)
                 result = again if again.tiles or again.tokens else result
         return replace(result, timings_ms=timings)
 
