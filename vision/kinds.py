@@ -290,7 +290,7 @@ def kind_by_size(
     token_ratio = token_ratio_of(scoring, best, size_at)
     by_size = token_ratio is not None and 0.3 < token_ratio < 1 - _KINDS_APART
     # tokens the size of the frame's tiles: "tokens" read as tiles, judged as tiles only
-    tiles_only = not by_size and no_token_size(scoring, token_ratio)
+    tiles_only = no_token_size(scoring, token_ratio)  # never with by_size
     if tiles_only:
         token_ratio = 1 - _KINDS_APART
     crowded = no_room_for_tile(scoring, scored, size_at)
@@ -432,7 +432,7 @@ def tokens_in_company(
     apart = token_ratio is not None and token_ratio < 1 - _KINDS_APART
     square_tiles = apart and scoring.tileset.has_tiles and scoring.tileset.tile_shape != "round"
     # tokens the size of the frame's tiles: "tokens" read as tiles, judged as tiles only
-    tiles_only = size_at is not None and not apart and no_token_size(scoring, token_ratio)
+    tiles_only = size_at is not None and no_token_size(scoring, token_ratio)  # never apart
     if tiles_only:
         token_ratio = 1 - _KINDS_APART
     for s in chosen:
@@ -445,8 +445,9 @@ def tokens_in_company(
         # of its figure's ground at a tile's size or larger (1.1-1.2 of it, where
         # the frame's tokens were 0.71; tokens cut large with table round them were
         # 0.87-0.91, 1.2 times the frame's tokens), is read again as a tile too
+        # (past the geometric middle of the two sizes, as token_sized below)
         tile_sized = (square_tiles and ratio >= 1.0) or (
-            tiles_only and math.log(ratio) >= math.log(token_ratio) / 2
+            tiles_only and ratio >= math.sqrt(token_ratio)
         )
         lone = s.score < least and (_alone(s, tokens) or _loose_pair(s, tokens, least, token_side))
         small = (

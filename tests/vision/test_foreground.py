@@ -248,14 +248,16 @@ def test_a_table_the_edges_cloth_explains_is_not_read_again(config: VisionConfig
 
 def test_a_lamp_s_glare_on_a_dark_cloth_is_not_an_object(config: VisionConfig) -> None:
     """A bright soft glare, far paler than the cloth seen at the frame's edges: the table's
-    estimate follows it, so none of the cloth round it is taken for an object (a table
-    model that trusts the edges' cloth where the estimate strays far from it makes the
-    glare one large object: docs/attempts/between24.patch did, before it was gated)."""
+    estimate follows it, so none of the cloth round it is taken for an object, and the
+    second reading's model (:func:`table_between_pieces`) finds nothing to retake (one
+    that trusts the edges' cloth wherever the estimate strays far from it makes the glare
+    one large object: the rule did, before it asked for cloth taken for objects)."""
     ys, xs = np.mgrid[0:HEIGHT, 0:WIDTH]
     glare = 180 * np.exp(-((xs - 300) ** 2 + (ys - 170) ** 2) / (2 * 60.0**2))
     frame = np.full((HEIGHT, WIDTH, 3), (50, 48, 46), np.float32) + glare[..., None]
     frame = np.clip(frame, 0, 255).astype(np.uint8)
     _assert_the_tile_alone_stands_out(frame, (100, 100), (40, 60, 200), config, 0.005)
+    assert table_between_pieces(camera(frame), config) is None
 
 
 def test_a_shadow_across_a_checked_cloth_is_not_an_object(config: VisionConfig) -> None:
