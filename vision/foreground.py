@@ -1340,7 +1340,11 @@ def is_row_of_discs(grey: np.ndarray, points: np.ndarray, width: float) -> bool:
 
     Each disc of a row is one object with its own print and outline, so its shading
     starts over at every disc; a seam shades smoothly along its length. The shading is
-    read with its slow change (light, a lamp's gradient) taken out.
+    read with its slow change (light, a lamp's gradient) taken out. A player's row lies
+    with its two ends face up (RULINGS V2), printed unlike its backs: a black face at
+    one end shades deeper than all the backs' outlines together (a row of plain
+    biscuit backs on a check: repeating 0.76 without its ends, -0.01 with them), so
+    the row is read again without a disc's width at either end.
     """
     if width <= 0 or len(points) < 2:
         return False
@@ -1358,17 +1362,27 @@ def is_row_of_discs(grey: np.ndarray, points: np.ndarray, width: float) -> bool:
         xy[..., 1].astype(np.float32),
         cv2.INTER_LINEAR,
     ).mean(axis=1)
+    disc = width / step  # a disc's width in samples
+    ends = round(disc)
+    return _repeats_at(shading, disc) or (
+        len(shading) > 2 * ends and _repeats_at(shading[ends:-ends], disc)
+    )
+
+
+def _repeats_at(shading: np.ndarray, disc: float) -> bool:
+    """Whether ``shading`` (samples along a line) repeats at about ``disc`` samples
+    (:data:`ROW_PERIOD`), and not half a period on, once its slow change is out."""
     lags = np.arange(1, len(shading) // 2)
-    if len(lags) == 0 or ROW_PERIOD[1] * width / step >= lags[-1]:
+    if len(lags) == 0 or ROW_PERIOD[1] * disc >= lags[-1]:
         return False
-    slow = cv2.GaussianBlur(shading.reshape(-1, 1), (1, 0), sigmaX=1, sigmaY=width / step)
+    slow = cv2.GaussianBlur(shading.reshape(-1, 1), (1, 0), sigmaX=1, sigmaY=disc)
     shading = shading - slow.ravel()
 
     def correlation(lag: int) -> float:
         a, b = shading[:-lag], shading[lag:]
         return float(a @ b / (np.sqrt((a @ a) * (b @ b)) + 1e-6))
 
-    period = [lag for lag in lags if ROW_PERIOD[0] <= lag * step / width <= ROW_PERIOD[1]]
+    period = [lag for lag in lags if ROW_PERIOD[0] <= lag / disc <= ROW_PERIOD[1]]
     if not period:
         return False  # too thin for any disc: no period of its width fits a step
     best = max(period, key=correlation)

@@ -12,6 +12,7 @@ from vision.foreground import (
     _sparse_pieces,
     find_foreground,
     hue_distance,
+    is_row_of_discs,
     object_mask,
     table_between_pieces,
     without_lines,
@@ -200,6 +201,25 @@ def test_a_row_of_tokens_as_narrow_as_a_seam_stays_while_the_seam_goes(
     mask = object_mask(camera(frame), config)
     assert coverage(mask, row > 0) > 0.9  # read as a seam: 0.0
     assert np.count_nonzero(mask[:, 300:]) == 0
+
+
+def test_a_row_whose_face_up_ends_are_unlike_its_backs_is_a_row_of_discs() -> None:
+    # plain backs 11 px across with a darker rim, between a black face and a paler one
+    # (a row's ends lie face up): along the whole row the black end outweighs the
+    # backs' repeats, which show once a disc's width is left out at either end
+    grey = np.full((40, 120), 150, np.uint8)
+    for k in range(7):
+        centre = (round((15 + 11.5 * k) * 16), 20 * 16)
+        face = 50 if k == 0 else 115 if k == 6 else 136
+        cv2.circle(grey, centre, 88, 100, -1, cv2.LINE_AA, shift=4)  # the rim, 5.5 px
+        cv2.circle(grey, centre, 72, face, -1, cv2.LINE_AA, shift=4)
+    grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
+    ys, xs = np.mgrid[15:26, 9:91]  # the row as the mask's opening leaves it, 11 px wide
+    points = np.column_stack([xs.ravel(), ys.ravel()]).astype(np.float32)
+    assert is_row_of_discs(grey, points, 11.0)  # read along the whole row only: False
+    flat = np.full_like(grey, 150)
+    flat[15:26, 9:91] = 90  # a seam as long and wide shades smoothly
+    assert not is_row_of_discs(cv2.GaussianBlur(flat, (0, 0), 1.0), points, 11.0)
 
 
 def test_a_close_up_block_of_dark_tiles_is_whole(config: VisionConfig) -> None:
