@@ -23,10 +23,13 @@ from vision.pieces import (
     Scored,
     SizeModel,
     best_in_place,
+    chord_along,
     clear_of,
     distance,
     one_per_place,
     shaped_like,
+    step_along,
+    stepped_like,
 )
 from vision.pixels import to_frame, to_work
 from vision.scoring import Scoring, for_its_match_alone
@@ -274,6 +277,10 @@ _MASK_BESIDE_MOST = 0.25
 #: ...at least this many places long, held this well on average.
 _MASK_RUN_LEAST = 2
 _MASK_RUN_HELD = 0.5
+#: The ways (degrees off the mask's run) a row's backs are followed along past it: the
+#: run's way is the middle of the ways that run furthest, a few degrees off the row's
+#: where it runs only a step or two.
+_PAST_BACKS_FAN = np.arange(-12.0, 12.5, 3.0)
 
 
 def rows_from_lone_ends(
@@ -532,10 +539,58 @@ def row_far_ends(
         if any(_held_by_discs(p, chosen, scoring, step) is None for p in places):
             continue  # the mask there is something read already
         end = far_end_along(scoring, frame, t, way, steps, step)
+        if end is None:
+            end = _far_end_past_backs(scoring, frame, t, way, step)
         ends = [e for _, e in found]
         if end is not None and clear_of(end.candidate.center, chosen + ends):
             found.append((t, end))
     return found
+
+
+def _far_end_past_backs(
+    scoring: Scoring, frame: Frame, clear: Scored, way: np.ndarray, step: float
+) -> Scored | None:
+    """A row's far end one step past the backs read along it from ``clear``, where the
+    object mask ran out before the row did.
+
+    Backs of bare paper with only a thin printed ring leave the mask on a pale cloth
+    but for bits of their ring, so the mask's run says which way the row goes, to a few
+    degrees, but not how far (a row of seven backs on a pale laminate: two steps). The
+    backs themselves say it: along each way a little either side of the mask's
+    (:data:`_PAST_BACKS_FAN`), the places a step apart are read as tokens, and the way
+    whose run of places read as backs (:data:`_ROW_BACK_MIN`) is longest is followed to
+    its end, looked for as :func:`vision.token_row_cuts.far_end_along` does (a clear
+    face, a rim all round). The end is kept, as every far end is, only where
+    :func:`row_gaps` then lays the backs between."""
+    c = clear.candidate
+    turns = np.radians(_PAST_BACKS_FAN)
+    ways = np.stack(
+        [
+            np.cos(turns) * way[0] - np.sin(turns) * way[1],
+            np.sin(turns) * way[0] + np.cos(turns) * way[1],
+        ],
+        axis=1,
+    )
+    n = np.arange(1, _ROW_MOST_STEPS)
+    cuts: list[Candidate] = []
+    for w in ways:
+        along = step_along(c, w, step)
+        for k in n:
+            place = np.array(c.center) + w * k * along
+            cuts.append(Candidate(stepped_like([c], place, along, w), True, c.blob, c.split))
+    read = scoring.read(frame.pyramid, cuts, scoring.token_groups)
+    backs = np.array(
+        [scoring.is_back(s.group) and s.score >= _ROW_BACK_MIN for s in read], bool
+    ).reshape(len(ways), len(n))
+    scores = np.array([s.score for s in read]).reshape(len(ways), len(n))
+    runs = np.where(backs.all(axis=1), len(n), np.argmin(backs, axis=1))
+    best = max(
+        range(len(ways)), key=lambda w: (runs[w], scores[w, : runs[w]].sum() if runs[w] else 0)
+    )
+    if runs[best] < _MASK_RUN_LEAST:
+        return None
+    along = step_along(c, ways[best], step)
+    return far_end_along(scoring, frame, clear, ways[best], int(runs[best]) + 1, step, along)
 
 
 def _frame_step(centres: np.ndarray, sides: np.ndarray) -> float:
@@ -670,7 +725,12 @@ def row_gaps(
         behind_j = offsets[j, beside[j]] / apart[j, beside[j], None] @ -way
         if np.any(behind_i > OPPOSITE) or np.any(behind_j > OPPOSITE):
             continue
-        step = gap_step(centres, sides, i, j, frame_step)
+        # a tilted table's tokens are ellipses, as wide along the row as they touch
+        along = (
+            chord_along(a.candidate.quad, way) / a.candidate.side
+            + chord_along(b.candidate.quad, way) / b.candidate.side
+        ) / 2
+        step = gap_step(centres, sides * along, i, j, frame_step)
         steps = round(apart[i, j] / step)
         if not 2 <= steps <= _ROW_MOST_STEPS:
             continue
