@@ -113,6 +113,39 @@ def shaped_like(shapes: list[Candidate], centre: np.ndarray, side: float) -> np.
     return (shape + centre).astype(np.float32)
 
 
+def chord_along(quad: np.ndarray, way: np.ndarray) -> float:
+    """The width through its centre, along the unit vector ``way``, of the ellipse
+    inscribed in a round piece's box ``quad``: how far apart two such tokens lie
+    touching along ``way``.
+
+    A tilted camera sees the table's round tokens as ellipses, so a row's step (its
+    tokens touch) is their width along the row, not their cut's side: a row running
+    along the ellipses' long axis steps a tenth or more further than the side (a row
+    of 30 px tokens on a tilted laminate: 34 px), and a row's place cut a step wide
+    comes out that much too large, or its far end is looked for a token short of it
+    after seven steps."""
+    half_u = (quad[1] - quad[0]) / 2
+    half_v = (quad[3] - quad[0]) / 2
+    inverse = np.linalg.solve(np.column_stack([half_u, half_v]).astype(np.float64), way)
+    return 2.0 / max(float(np.linalg.norm(inverse)), 1e-9)
+
+
+def stepped_like(
+    shapes: list[Candidate], centre: np.ndarray, step: float, way: np.ndarray
+) -> np.ndarray:
+    """A round piece's box at ``centre`` in the shape of the nearest of ``shapes``,
+    sized so that it is ``step`` wide along ``way`` (a unit vector): a row's place cut
+    from the row's step (see :func:`chord_along`)."""
+    near = min(shapes, key=lambda c: distance(c.center, centre))
+    return shaped_like([near], centre, step * near.side / chord_along(near.quad, way))
+
+
+def step_along(piece: Candidate, way: np.ndarray, side: float) -> float:
+    """The step along ``way`` (a unit vector) of a row of tokens shaped like ``piece``
+    whose side is ``side``: their width along the row (see :func:`chord_along`)."""
+    return side * chord_along(piece.quad, way) / piece.side
+
+
 def scaled_quad(quad: np.ndarray, factor: float) -> np.ndarray:
     """The quad scaled by ``factor`` about its centre (float32)."""
     centre = quad.mean(axis=0)

@@ -268,18 +268,27 @@ def far_end(scoring: Scoring, frame: Frame, split: list[Scored], clear: Scored) 
 
 
 def far_end_along(
-    scoring: Scoring, frame: Frame, clear: Scored, way: np.ndarray, furthest: int, step: float
+    scoring: Scoring,
+    frame: Frame,
+    clear: Scored,
+    way: np.ndarray,
+    furthest: int,
+    step: float,
+    along: float | None = None,
 ) -> Scored | None:
     """A row's other end, ``furthest`` or one more of ``clear``'s steps from it along
     ``way`` (a unit vector), cut a little along and across each place (the way is
     known to a few degrees, which a step or more on puts the end a third of a token
     aside), kept only where it reads clearly as a face near its place with a rim
-    stepping all round (see :func:`far_end`); each cut a ``step`` wide."""
+    stepping all round (see :func:`far_end`); each cut a ``step`` wide. The places lie
+    ``along`` apart (``step`` unless given: see :func:`vision.pieces.chord_along`).
+    """
     c = clear.candidate
     normal = np.array([-way[1], way[0]])
+    along = step if along is None else along
     cuts = [
         Candidate(
-            shaped_like([c], np.array(c.center) + way * (n + t) * step + normal * u * step, step),
+            shaped_like([c], np.array(c.center) + way * (n + t) * along + normal * u * step, step),
             True,
             c.blob,
             c.split,

@@ -8,10 +8,17 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.vision.drawn import ringed_tokens
+from vision.candidates import Candidate
 from vision.evaluate import evaluation_photo, score_photo
+from vision.frame import Frame
+from vision.matching import StructureMatch
+from vision.pieces import Scored
 from vision.recogniser import Recogniser
-from vision.searches.beside import _run_along_mask
+from vision.rectify import Pyramid
+from vision.searches.beside import _far_end_past_backs, _run_along_mask, row_gaps, step_counts
 from vision.synth.regression import reencoded, style_tileset
+from vision.synth.scene import paste
 
 
 def _mask_frame(discs: list[tuple[float, float]], diameter: int, blocks=()) -> SimpleNamespace:
@@ -82,3 +89,76 @@ def test_a_row_whose_end_was_turned_down_with_its_split_is_read_from_that_end(te
     score = score_photo(photo, terrazzo.detect(image), 2, 11)
     assert score.tokens_right == score.tokens == 9 and score.token_false_positives == 0
     assert score.false_positives == 0
+
+
+@pytest.fixture(scope="module")
+def ringed() -> Recogniser:
+    return Recogniser(ringed_tokens())
+
+
+def _drawn_row(recogniser: Recogniser, centres: list[np.ndarray], wide: float, tall: float):
+    """A frame of a row of ringed tokens drawn ``wide`` along x and ``tall`` along y (a
+    tilted table's ellipses) on a pale cloth, faces at its ends and backs between, its
+    object mask empty (backs the mask lost)."""
+    tokens = recogniser.tileset
+    image = np.full((480, 640, 3), (215, 215, 210), np.uint8)
+    for k, c in enumerate(centres):
+        sprite = tokens.token_faces["red"] if k in (0, len(centres) - 1) else tokens.token_back
+        paste(image, sprite, c, np.array([wide, tall]), 0.0)
+    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return Frame(image, Pyramid(image), 1.0, grey, np.zeros((480, 640), np.uint8), [], None, None)
+
+
+def _end(recogniser: Recogniser, centre: np.ndarray, wide: float, tall: float) -> Scored:
+    """A row's end read clearly as a face, cut ``wide`` along x and ``tall`` along y."""
+    box = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]]) * np.array([wide, tall]) / 2
+    face = recogniser.model.group_names.index("token")
+    match = StructureMatch(face, 0.0, 0.9, 0.5, face, 0.0)
+    quad = (box + centre).astype(np.float32)
+    return Scored(Candidate(quad, True, 0, 0), np.zeros((40, 40, 4), np.uint8), match)
+
+
+def test_a_gap_whose_count_of_steps_its_ends_cut_leave_in_doubt_is_laid_at_the_other_too():
+    # seven 33 px steps, ends cut 30 px: 7.7 of their size, cut at eight, then at seven
+    assert step_counts(7 * 33.0, 30.0) == [8, 7]
+    # three 23 px steps, ends cut 19.8 px: 3.48, cut at three, then at four
+    assert step_counts(3 * 23.0, 19.8) == [3, 4]
+    # two steps and a little: four steps would put them a fifth too close
+    assert step_counts(2 * 30.0, 28.0) == [2]
+    # off any step: none
+    assert step_counts(2.5 * 30.0, 30.0) == []
+
+
+def test_backs_between_two_ends_cut_small_are_laid_at_the_count_their_places_read(ringed):
+    # a row of seven 32 px tokens whose two ends were cut 29 px (a face near the
+    # cloth's colours is cut small): the gap comes to 6.6 of their size and its
+    # places cut at seven steps lie up to a third of a token off the backs (none
+    # reads); cut again at six, each place lies on its back
+    step, angle = 32.0, np.radians(15)
+    way = np.array([np.cos(angle), np.sin(angle)])
+    centres = [np.array([180.0, 200.0]) + way * k * step for k in range(7)]
+    frame = _drawn_row(ringed, centres, step, step)
+    ends = [_end(ringed, centres[k], 0.9 * step, 0.9 * step) for k in (0, -1)]
+    out = row_gaps(ringed.scoring, frame, ends, lambda _: 1.4 * step)
+    laid = [s for s in out if all(s is not e for e in ends)]
+    assert len(laid) == 5
+    for back, centre in zip(laid, centres[1:-1], strict=True):
+        assert ringed.scoring.is_back(back.group)
+        assert np.hypot(*np.subtract(back.candidate.center, centre)) < 0.15 * step
+
+
+def test_a_row_whose_backs_left_the_mask_has_its_far_end_found_past_them(ringed):
+    # a row of eight tokens on a tilted table, ellipses 54 px along the row and 45 px
+    # across (their cut's side 49.5), the mask's run a few degrees off the row's way:
+    # the backs, read a step of their width along the row apart, run six places,
+    # and the far end lies one step past them (seven of the side would fall short)
+    wide, tall = 54.0, 45.0
+    centres = [np.array([100.0 + k * wide, 240.0]) for k in range(8)]
+    frame = _drawn_row(ringed, centres, wide, tall)
+    clear = _end(ringed, centres[0], wide, tall)
+    for degrees in (0.0, 6.0, -9.0):
+        way = np.array([np.cos(np.radians(degrees)), np.sin(np.radians(degrees))])
+        end = _far_end_past_backs(ringed.scoring, frame, clear, way, (wide + tall) / 2)
+        assert end is not None and not ringed.scoring.is_back(end.group)
+        assert np.hypot(*np.subtract(end.candidate.center, centres[-1])) < 0.15 * tall

@@ -27,6 +27,8 @@ from vision.pieces import (
     distance,
     one_per_place,
     shaped_like,
+    step_along,
+    stepped_like,
 )
 from vision.pixels import to_frame, to_work
 from vision.scoring import Scoring, for_its_match_alone
@@ -274,6 +276,10 @@ _MASK_BESIDE_MOST = 0.25
 #: ...at least this many places long, held this well on average.
 _MASK_RUN_LEAST = 2
 _MASK_RUN_HELD = 0.5
+#: The ways (degrees off the mask's run) a row's backs are followed along past it: the
+#: run's way is the middle of the ways that run furthest, a few degrees off the row's
+#: where it runs only a step or two.
+_PAST_BACKS_FAN = np.arange(-12.0, 12.5, 3.0)
 
 
 def rows_from_lone_ends(
@@ -532,10 +538,58 @@ def row_far_ends(
         if any(_held_by_discs(p, chosen, scoring, step) is None for p in places):
             continue  # the mask there is something read already
         end = far_end_along(scoring, frame, t, way, steps, step)
+        if end is None:
+            end = _far_end_past_backs(scoring, frame, t, way, step)
         ends = [e for _, e in found]
         if end is not None and clear_of(end.candidate.center, chosen + ends):
             found.append((t, end))
     return found
+
+
+def _far_end_past_backs(
+    scoring: Scoring, frame: Frame, clear: Scored, way: np.ndarray, step: float
+) -> Scored | None:
+    """A row's far end one step past the backs read along it from ``clear``, where the
+    object mask ran out before the row did.
+
+    Backs of bare paper with only a thin printed ring leave the mask on a pale cloth
+    but for bits of their ring, so the mask's run says which way the row goes, to a few
+    degrees, but not how far (a row of seven backs on a pale laminate: two steps). The
+    backs themselves say it: along each way a little either side of the mask's
+    (:data:`_PAST_BACKS_FAN`), the places a step apart are read as tokens, and the way
+    whose run of places read as backs (:data:`_ROW_BACK_MIN`) is longest is followed to
+    its end, looked for as :func:`vision.token_row_cuts.far_end_along` does (a clear
+    face, a rim all round). The end is kept, as every far end is, only where
+    :func:`row_gaps` then lays the backs between."""
+    c = clear.candidate
+    turns = np.radians(_PAST_BACKS_FAN)
+    ways = np.stack(
+        [
+            np.cos(turns) * way[0] - np.sin(turns) * way[1],
+            np.sin(turns) * way[0] + np.cos(turns) * way[1],
+        ],
+        axis=1,
+    )
+    n = np.arange(1, _ROW_MOST_STEPS)
+    cuts: list[Candidate] = []
+    for w in ways:
+        along = step_along(c, w, step)
+        for k in n:
+            place = np.array(c.center) + w * k * along
+            cuts.append(Candidate(stepped_like([c], place, along, w), True, c.blob, c.split))
+    read = scoring.read(frame.pyramid, cuts, scoring.token_groups)
+    backs = np.array(
+        [scoring.is_back(s.group) and s.score >= _ROW_BACK_MIN for s in read], bool
+    ).reshape(len(ways), len(n))
+    scores = np.array([s.score for s in read]).reshape(len(ways), len(n))
+    runs = np.where(backs.all(axis=1), len(n), np.argmin(backs, axis=1))
+    best = max(
+        range(len(ways)), key=lambda w: (runs[w], scores[w, : runs[w]].sum() if runs[w] else 0)
+    )
+    if runs[best] < _MASK_RUN_LEAST:
+        return None
+    along = step_along(c, ways[best], step)
+    return far_end_along(scoring, frame, clear, ways[best], int(runs[best]) + 1, step, along)
 
 
 def _frame_step(centres: np.ndarray, sides: np.ndarray) -> float:
@@ -632,7 +686,9 @@ def row_gaps(
     faces differ from the cloth, are read. The row's step is measured where an end has
     a neighbour of its row read beside it (:func:`vision.token_rows.gap_step`), else
     taken from the ends' size; each place between them is cut at that step and their
-    tilt, and the row's places are kept only if every one of them matches a token as
+    tilt (where the ends' size leaves the count of steps in doubt, at the nearest
+    count, and where that row is not laid, at the other: :func:`step_counts`), and
+    the row's places are kept only if every one of them matches a token as
     clearly as a piece found with no blob of its own must (:meth:`Scoring.kept`): a
     chance pair of tokens with cloth between them matches nowhere. No outline is asked
     of them: a back in the cloth's colours has none (dark backs on a dark table
@@ -655,11 +711,8 @@ def row_gaps(
     apart = np.linalg.norm(offsets, axis=2)
     np.fill_diagonal(apart, np.inf)
     beside = apart <= SIDE_BY_SIDE * (sides[:, None] + sides[None]) / 2
-    candidates: list[Candidate] = []
-    rows: list[list[int]] = []
-    holders: list[set[int]] = []  # each row's discs read as tiles on its places
-    partly: list[bool] = []  # each row's ends joined by a run of the mask
-    asides: list[_Aside] = []  # where the cloth beside each row lies
+    layouts: list[_Layout] = []  # each pair's row at the count of steps it rounds to
+    others: list[_Layout | None] = []  # ...and at the other count its step allows
     for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
         a, b = tokens[i], tokens[j]
         if id(a) in offered and id(b) in offered:
@@ -671,29 +724,121 @@ def row_gaps(
         if np.any(behind_i > OPPOSITE) or np.any(behind_j > OPPOSITE):
             continue
         step = gap_step(centres, sides, i, j, frame_step)
-        steps = round(apart[i, j] / step)
-        if not 2 <= steps <= _ROW_MOST_STEPS:
+        counts = step_counts(float(apart[i, j]), step)
+        if not counts:
             continue
-        if abs(apart[i, j] / steps / step - 1) > _ROW_STEP_SLACK:
+        partly = bool({(id(a), id(b)), (id(b), id(a))} & along_mask)
+        rows = [_layout(scoring, chosen, a, b, n, step, partly) for n in counts]
+        if rows[0] is None:
             continue
-        start, end = centres[i], centres[j]
-        places = [start + (end - start) * k / steps for k in range(1, steps)]
-        held = [_held_by_discs(p, chosen, scoring, step) for p in places]
-        if any(h is None for h in held):
-            continue
-        holders.append({id(s) for h in held if h for s in h})
-        partly.append(bool({(id(a), id(b)), (id(b), id(a))} & along_mask))
-        shapes = [a.candidate, b.candidate]
-        rows.append(list(range(len(candidates), len(candidates) + len(places))))
-        side = apart[i, j] / steps
-        for p in places:
-            quad = shaped_like(shapes, p, side)
-            blob = -1 - len(candidates)
-            candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
-        across = np.array([-way[1], way[0]]) * _CLOTH_BESIDE * side
-        asides.append(_Aside(places, across, shapes, side))
-    if not candidates:
+        layouts.append(rows[0])
+        others.append(rows[1] if len(rows) > 1 else None)
+    if not layouts:
         return chosen
+    laid = _laid_rows(scoring, frame, chosen, size_at, layouts)
+    # a row whose places do not all read at the count its ends' size gives is cut
+    # again at the other count its step allows, after the first, so as not to change
+    # what the first reads
+    again = [
+        other
+        for other, pieces in zip(others, laid, strict=True)
+        if other is not None and not all(s is not None for s in pieces)
+    ]
+    if again:
+        first = sum(len(row.aside.places) for row in layouts)
+        laid += _laid_rows(scoring, frame, chosen, size_at, again, first)
+        layouts += again
+    out: list[Scored] = []
+    gone: set[int] = set()
+    for pieces, row in zip(laid, layouts, strict=True):
+        if all(s is not None for s in pieces):
+            out += [s for s in pieces if s is not None and clear_of(s.candidate.center, out)]
+            gone |= row.holders
+    return [s for s in chosen if id(s) not in gone] + out
+
+
+def step_counts(apart: float, step: float) -> list[int]:
+    """The whole numbers of ``step`` a row's gap ``apart`` long may be: the nearest,
+    if its tokens then lie a step apart within :data:`_ROW_STEP_SLACK`, and then the
+    other whole number either side of ``apart / step`` where it does too.
+
+    A row's step is taken from its ends' cuts, sized only to a tenth or so, so a long
+    gap's count is known only to one either way: a row of seven 33 px steps on a
+    tilted table, its ends cut 30 px (their width across the row's way), came to 7.6
+    steps and was cut at eight; a row of six 43 px steps, one end cut 38 px, came to
+    6.35 and a gap of three 23 px steps, both ends cut about 20 px, to 3.49, each
+    right only by chance of rounding. The places read say which count is right
+    (:func:`row_gaps` cuts a row again at the second where the first does not lay)."""
+    ratio = apart / step
+
+    def fits(n: int) -> bool:
+        return 2 <= n <= _ROW_MOST_STEPS and abs(ratio / n - 1) <= _ROW_STEP_SLACK
+
+    nearest = round(ratio)
+    other = nearest + 1 if ratio > nearest else nearest - 1
+    if not fits(nearest):
+        return []
+    return [nearest, other] if fits(other) else [nearest]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """A row laid between two ends at one count of steps: the discs read as tiles on
+    its places (:func:`_held_by_discs`, by ``id``), whether a run of the mask joins
+    its ends, and where its places and the cloth beside them lie."""
+
+    holders: set[int]
+    partly: bool
+    aside: _Aside
+
+
+def _layout(
+    scoring: Scoring,
+    chosen: list[Scored],
+    a: Scored,
+    b: Scored,
+    steps: int,
+    step: float,
+    partly: bool,
+) -> _Layout | None:
+    """The row between ends ``a`` and ``b`` ``steps`` steps apart, or None where a
+    chosen piece that may be what lies there lies on one of its places
+    (:func:`_held_by_discs`)."""
+    start, end = np.array(a.candidate.center), np.array(b.candidate.center)
+    places = [start + (end - start) * k / steps for k in range(1, steps)]
+    held = [_held_by_discs(p, chosen, scoring, step) for p in places]
+    if any(h is None for h in held):
+        return None
+    side = float(np.linalg.norm(end - start)) / steps
+    way = (end - start) / np.linalg.norm(end - start)
+    across = np.array([-way[1], way[0]]) * _CLOTH_BESIDE * side
+    shapes = [a.candidate, b.candidate]
+    holders = {id(s) for h in held if h for s in h}
+    return _Layout(holders, partly, _Aside(places, across, shapes, side))
+
+
+def _laid_rows(
+    scoring: Scoring,
+    frame: Frame,
+    chosen: list[Scored],
+    size_at: SizeModel,
+    layouts: list[_Layout],
+    first: int = 0,
+) -> list[list[Scored | None]]:
+    """Each row's places read as tokens and kept (see :func:`row_gaps`): a place
+    matching clearly, else a back the mask holds, else a back standing out from the
+    cloth beside it; None where a place is not kept. The places are told apart by
+    their blob numbers, counted from ``first`` (a second batch's apart from the
+    first's)."""
+    candidates: list[Candidate] = []
+    rows: list[list[int]] = []
+    for layout in layouts:
+        aside = layout.aside
+        rows.append(list(range(len(candidates), len(candidates) + len(aside.places))))
+        for p in aside.places:
+            quad = shaped_like(aside.shapes, p, aside.side)
+            blob = -1 - first - len(candidates)
+            candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
     least = scoring.config.second_look_min
     readings = _places_read(scoring, frame, candidates, chosen)
     kept = kept_settling_ties(
@@ -707,16 +852,16 @@ def row_gaps(
     found = {s.candidate.blob: s for s in kept}
     on_mask = coverage(frame.mask, [to_work(c.quad, frame.scale) for c in candidates])
     laid: list[list[Scored | None]] = []
-    for row, part in zip(rows, partly, strict=True):
-        pieces = [found.get(-1 - k) for k in row]
+    for row, layout in zip(rows, layouts, strict=True):
+        pieces = [found.get(-1 - first - k) for k in row]
         if not all(s is not None for s in pieces):
-            least_held = _ROW_PARTLY_ON_MASK if part else _ROW_ON_MASK
+            least_held = _ROW_PARTLY_ON_MASK if layout.partly else _ROW_ON_MASK
             pieces = _backs_on_the_mask(
                 scoring, [readings[k] for k in row], on_mask[row], size_at, least_held
             )
         laid.append(pieces)
     unlaid = [r for r, pieces in enumerate(laid) if not all(s is not None for s in pieces)]
-    beside = _cloth_beside(scoring, frame, chosen, [asides[r] for r in unlaid])
+    beside = _cloth_beside(scoring, frame, chosen, [layouts[r].aside for r in unlaid])
     for r, cloth in zip(unlaid, beside, strict=True):
         laid[r] = _backs_beside_cloth(
             scoring,
@@ -725,13 +870,7 @@ def row_gaps(
             [candidates[k] for k in rows[r]],
             size_at,
         )
-    out: list[Scored] = []
-    gone: set[int] = set()
-    for pieces, held in zip(laid, holders, strict=True):
-        if all(s is not None for s in pieces):
-            out += [s for s in pieces if s is not None and clear_of(s.candidate.center, out)]
-            gone |= held
-    return [s for s in chosen if id(s) not in gone] + out
+    return laid
 
 
 def _places_read(
