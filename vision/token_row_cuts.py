@@ -65,7 +65,7 @@ _CHAIN_SPAN = 0.8
 #: ...whose two ends read as faces at least this well (white faces on a pale grey
 #: cloth: 0.65-0.76; the cloth's chance discs read as backs up to 0.67, as faces
 #: under this).
-_CHAIN_END_MIN = 0.6
+CHAIN_END_MIN = 0.6
 
 
 def rows_from_ends(
@@ -186,7 +186,7 @@ def chain_ends(
     tokens do not overlap, ``_CHAIN_SPAN``), they cover most of the blob
     (``_CHAIN_COVER``: the mask holds a chain a token wide and no more), there are
     at least ``_CHAIN_PIECES`` of them, and the two at its ends read as faces (not
-    backs) at ``_CHAIN_END_MIN`` each, with rims stepping all round. A chance line
+    backs) at ``CHAIN_END_MIN`` each, with rims stepping all round. A chance line
     of discs on the cloth is not in the mask; a mat's printed moons are arcs, not
     rims all round. :func:`rows_from_ends` still lays the row between them only
     where its places read as tokens."""
@@ -214,7 +214,7 @@ def chain_ends(
             # drawn as the tiles are (beads round a dark middle) is read among the
             # tokens' faces alone
             s = scoring.read(frame.pyramid, [s.candidate], scoring.token_groups)[0]
-        if s.score < _CHAIN_END_MIN or not scoring.is_token(s) or scoring.is_back(s.group):
+        if s.score < CHAIN_END_MIN or not scoring.is_token(s) or scoring.is_back(s.group):
             return None
         if not within_frame(s.candidate, frame) or not rim_steps_all_round(scoring, frame, s):
             return None

@@ -9,14 +9,20 @@ import numpy as np
 import pytest
 
 from tests.vision.drawn import ringed_tokens
-from vision.candidates import Candidate
+from vision.candidates import Candidate, find_blobs
 from vision.evaluate import evaluation_photo, score_photo
 from vision.frame import Frame
 from vision.matching import StructureMatch
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
 from vision.rectify import Pyramid
-from vision.searches.beside import _far_end_past_backs, _run_along_mask, row_gaps, step_counts
+from vision.searches.beside import (
+    _far_end_past_backs,
+    _lone_token_places,
+    _run_along_mask,
+    row_gaps,
+    step_counts,
+)
 from vision.synth.regression import reencoded, style_tileset
 from vision.synth.scene import paste
 
@@ -71,6 +77,26 @@ def test_a_row_of_backs_the_mask_lost_is_read_where_it_stands_out_from_the_cloth
     score = score_photo(photo, azulejo.detect(photo.image), 2, 5)
     assert score.tokens_right == score.tokens == 12 and score.token_false_positives == 0
     assert score.false_positives == 0
+
+
+def test_a_chain_a_token_wide_is_looked_through_at_its_two_ends_half_a_step_in():
+    # a row of five 20 px discs, touching, slanted: one blob 5 steps long, 1 across
+    mask = np.zeros((200, 300), np.uint8)
+    way = np.array([np.cos(0.4), np.sin(0.4)])
+    centres = [np.array([80.0, 60.0]) + way * 20 * k for k in range(5)]
+    for c in centres:
+        cv2.circle(mask, (round(c[0]), round(c[1])), 10, 255, -1)
+    (blob,) = find_blobs(mask, 50)
+    places, chain = _lone_token_places(blob, 1.0, 20.0)
+    assert chain
+    ends = sorted(places, key=lambda p: p[0])
+    assert np.linalg.norm(ends[0] - centres[0]) < 3 and np.linalg.norm(ends[1] - centres[4]) < 3
+    # the same discs scattered two abreast are no chain
+    heap = np.zeros_like(mask)
+    for x, y in [(80, 60), (98, 60), (80, 78), (98, 78), (115, 69)]:
+        cv2.circle(heap, (x, y), 10, 255, -1)
+    (blob,) = find_blobs(heap, 50)
+    assert _lone_token_places(blob, 1.0, 20.0) == ([], False)
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +188,15 @@ def test_a_row_whose_backs_left_the_mask_has_its_far_end_found_past_them(ringed)
         end = _far_end_past_backs(ringed.scoring, frame, clear, way, (wide + tall) / 2)
         assert end is not None and not ringed.scoring.is_back(end.group)
         assert np.hypot(*np.subtract(end.candidate.center, centres[-1])) < 0.15 * tall
+
+
+def test_a_row_of_pale_tokens_split_off_its_pitch_is_read_from_the_ends_of_its_blob(terrazzo):
+    # hard level, the tenth photo of terrazzo seed 2024: a row of six 30 px tokens on a
+    # pale grey laminate is one blob whose split lays its discs 20-42 px apart, its
+    # white ends matching 0.68 and 0.43, and the row was lost (8 of 14 tokens). Cut at
+    # the frame's token size half a step in from the blob's ends, both read as faces
+    # (0.66, 0.69) and the four backs are laid between them
+    photo = evaluation_photo(terrazzo.tileset, 2024, 2, 9)
+    score = score_photo(photo, terrazzo.detect(photo.image), 2, 9)
+    assert score.tokens_right == score.tokens == 14 and score.token_false_positives == 0
+    assert score.false_positives == 0

@@ -9,13 +9,14 @@ One of the searches of :mod:`vision.searches`.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from vision.candidates import Candidate, coverage, explained
+from vision.candidates import Blob, Candidate, coverage, explained
 from vision.doubts import kept_settling_ties
 from vision.frame import Frame
 from vision.lattice import Lattice, fit_lattice, lattice_cells
@@ -34,7 +35,13 @@ from vision.pixels import to_frame, to_work
 from vision.scoring import Scoring, for_its_match_alone
 from vision.searches.rims import rim_steps_all_round
 from vision.token_blur import read_blurred
-from vision.token_row_cuts import TOKEN_SIZED, far_end_along, finer_sized, within_frame
+from vision.token_row_cuts import (
+    CHAIN_END_MIN,
+    TOKEN_SIZED,
+    far_end_along,
+    finer_sized,
+    within_frame,
+)
 from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 
 #: The split number given to a block completed along its lattice.
@@ -382,12 +389,22 @@ _LONE_TOKEN_ALIGNED = 4
 #: ...kept only within this share of a step of the place it was cut at.
 _LONE_TOKEN_DRIFT = 0.35
 
+#: A blob nothing explains is looked through for a row's two ends where it is a chain
+#: this many of the frame's token steps across (the mask swells a row by a blur's
+#: width each side)...
+_CHAIN_ACROSS = (0.8, 1.5)
+#: ...at least this many long (two ends and a back between)...
+_CHAIN_LONG = 2.6
+#: ...and fills this share of its box (a straight row of discs: 0.75 and more).
+_CHAIN_FILL = 0.65
+
 
 def tokens_in_lone_blobs(
     scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
 ) -> list[Scored]:
-    """Token faces in round blobs that nothing explains and that are wider than the
-    frame's tokens, cut again at the frame's token size.
+    """Token faces in blobs that nothing explains, cut again at the frame's token
+    size: in round blobs wider than the frame's tokens, and at both ends of chains
+    a token wide (:func:`_lone_token_places`).
 
     On a checked cloth a token's rim runs into the cells of its shade and its blob
     swells to a tile's width (a row of 23 px tokens on a red check: both ends blobs
@@ -397,8 +414,10 @@ def tokens_in_lone_blobs(
     it) gives the size, and a place about the blob's middle the token. Kept only
     where it reads as a face (a row's ends lie face up) as clearly as a tile must
     (``sure_tile_min``) near the place it was cut at, lies wholly in the frame, and
-    its rim steps all round; :func:`rows_from_lone_ends` then lays the row's backs
-    between two such ends."""
+    its rim steps all round; a chain's ends, whose faces may be near the cloth's
+    colours, each at :data:`CHAIN_END_MIN` where both read so (the chain's shape and
+    its other end are the independent argument a lone face lacks).
+    :func:`rows_from_lone_blobs` then lays the row's backs between two such ends."""
     if size_at is None or scoring.model.round is None:
         return []
     tokens, centres, sides = _round_tokens(scoring, chosen)
@@ -406,47 +425,46 @@ def tokens_in_lone_blobs(
     if not clear:
         return []
     step = _frame_step(centres[clear], sides[clear])
+    shapes = [tokens[k].candidate for k in clear]
     cuts: list[Candidate] = []
+    chains: list[int] = []  # per place: the blob whose chain it ends, or -1
     for b, blob in enumerate(frame.blobs):
-        if blob.aspect > _LONE_TOKEN_ASPECT or blob.roundness < _LONE_TOKEN_ROUND:
-            continue
         if any(blob.holds(s.candidate.center, frame.scale) for s in chosen):
             continue
-        wide = 2.0 * np.sqrt(blob.area / np.pi) * frame.scale / step
-        if not _LONE_TOKEN_WIDE[0] <= wide <= _LONE_TOKEN_WIDE[1]:
-            continue
-        middle = to_frame(np.array(blob.box[0], np.float64), frame.scale)
-        if not clear_of(middle, chosen):
+        places, chain = _lone_token_places(blob, frame.scale, step)
+        if not all(clear_of(place, chosen) for place in places):
             continue  # a piece found there since, by a search
-        shapes = [tokens[k].candidate for k in clear]
-        cuts += [
-            Candidate(
-                shaped_like(shapes, middle + np.array([u, v]) * step, step),
-                True,
-                b,
-                _LONE_TOKEN_SPLIT,
-            )
-            for u in _LONE_TOKEN_AT
-            for v in _LONE_TOKEN_AT
-        ]
+        for place in places:
+            chains.append(b if chain else -1)
+            cuts += [
+                Candidate(
+                    shaped_like(shapes, place + np.array([u, v]) * step, step),
+                    True,
+                    b,
+                    _LONE_TOKEN_SPLIT,
+                )
+                for u in _LONE_TOKEN_AT
+                for v in _LONE_TOKEN_AT
+            ]
     if not cuts:
         return []
     kind = scoring.token_groups
     first = scoring.score_structure(frame.pyramid, cuts, kind)
-    per_blob = len(_LONE_TOKEN_AT) ** 2
+    per_place = len(_LONE_TOKEN_AT) ** 2
     best = [
         start + k
-        for start in range(0, len(cuts), per_blob)
-        for k in sorted(range(per_blob), key=lambda k, s=start: -first[s + k].score)[
+        for start in range(0, len(cuts), per_place)
+        for k in sorted(range(per_place), key=lambda k, s=start: -first[s + k].score)[
             :_LONE_TOKEN_ALIGNED
         ]
     ]
     aligned = scoring.realigned(frame.pyramid, [first[k] for k in best], kind)
     aligned = finer_sized(scoring, frame.pyramid, [cuts[k] for k in best], aligned)
+    sure = scoring.config.sure_tile_min
     found = [
-        s
+        (s, chains[k // per_place])
         for s, k in zip(aligned, best, strict=True)
-        if s.score >= scoring.config.sure_tile_min
+        if s.score >= (CHAIN_END_MIN if chains[k // per_place] >= 0 else sure)
         and scoring.is_token(s)
         and not scoring.is_back(s.group)
         and distance(s.candidate.center, cuts[k].center) <= _LONE_TOKEN_DRIFT * step
@@ -454,7 +472,40 @@ def tokens_in_lone_blobs(
         and clear_of(s.candidate.center, chosen)
         and rim_steps_all_round(scoring, frame, s)
     ]
-    return one_per_place(found)[0]
+    kept = one_per_place([s for s, _ in found])[0]
+    chain_of = {id(s): b for s, b in found}
+    ends = Counter(chain_of[id(s)] for s in kept)
+    return [s for s in kept if chain_of[id(s)] < 0 or ends[chain_of[id(s)]] == 2]
+
+
+def _lone_token_places(blob: Blob, scale: float, step: float) -> tuple[list[np.ndarray], bool]:
+    """Where a token may lie in a blob nothing explains (frame px), and whether they
+    are a chain's two ends: the middle of a round blob a little wider than a token,
+    or each end of a straight chain a token wide and some tokens long.
+
+    A row of pale tokens on a pale cloth makes one long blob whose split places its
+    discs off the row's pitch (a row of six 30 px tokens on grey laminate: discs 20
+    to 42 px apart, its two white ends matching 0.68 and 0.43), so no clear end says
+    a row lies there. A row's ends lie face up (RULINGS V2) at the two ends of its
+    run, half a step in from them: cut there at the frame's token size, they read
+    as the faces they are (0.66 and 0.69 on that row, near the cloth's grey).
+    """
+    wide = 2.0 * np.sqrt(blob.area / np.pi) * scale / step
+    if blob.aspect <= _LONE_TOKEN_ASPECT and blob.roundness >= _LONE_TOKEN_ROUND:
+        if _LONE_TOKEN_WIDE[0] <= wide <= _LONE_TOKEN_WIDE[1]:
+            return [to_frame(np.array(blob.box[0], np.float64), scale)], False
+        return [], False
+    (cx, cy), (w, h), angle = blob.box
+    across, along = sorted((w * scale / step, h * scale / step))
+    if not (_CHAIN_ACROSS[0] <= across <= _CHAIN_ACROSS[1] and along >= _CHAIN_LONG):
+        return [], False
+    if blob.fill < _CHAIN_FILL:
+        return [], False  # bent or branching: no straight row
+    theta = np.deg2rad(angle if w >= h else angle + 90.0)  # the box's long side
+    way = np.array([np.cos(theta), np.sin(theta)])
+    middle = to_frame(np.array([cx, cy], np.float64), scale)
+    reach = (max(w, h) * scale - step) / 2
+    return [middle - way * reach, middle + way * reach], True
 
 
 def rows_from_lone_blobs(
