@@ -18,8 +18,10 @@ from vision.synth.camera import (
 )
 from vision.synth.check_styles import (
     STYLES,
+    _cabochon,
     _doily_tile,
     _marquetry,
+    _neon_tile,
     _riso,
     _shrunk_figure,
     _wax,
@@ -161,6 +163,33 @@ def test_wax_blobs_are_never_round_and_never_the_same_outline():
     b = radii(Tile(Colour.GREEN, Motif.COFFIN, False))
     assert a.max() - a.min() > 4 and a.max() <= 80
     assert np.abs(a - b).max() > 2
+
+
+def test_neon_lights_only_the_figures_outline_on_a_dark_wall():
+    # session 25's square style: the figure is a glowing tube bent along its outline, so
+    # the colour lies in a thin bright line and its glow, the wall and the figure's inside
+    # near black
+    for tile in (Tile(Colour.BLUE, Motif.COFFIN, False), Tile(Colour.YELLOW, Motif.MONK, True)):
+        value = _neon_tile(tile)[..., :3].max(axis=2).astype(int)
+        figure = _shrunk_figure(tile.motif, 160, 0.8).astype(np.uint8)
+        inside = cv2.erode(figure, np.ones((9, 9), np.uint8)) > 0
+        square = np.ones((3, 3), np.uint8)
+        outline = (cv2.dilate(figure, square) - cv2.erode(figure, square)) > 0
+        assert value[:12, :12].mean() < 45 and value[inside].mean() < 70
+        assert (value[outline] > 180).mean() > 0.85
+
+
+def test_cabochon_glass_magnifies_the_figure_and_bends_it_another_way_on_every_face():
+    # session 25's round style: a glass dome over a print, laid a little off its middle,
+    # so the figure shows larger than printed and not the same shape on any two faces
+    def ink(tile: Tile) -> np.ndarray:
+        return _cabochon(tile)[..., :3].max(axis=2) < 60
+
+    a = ink(Tile(Colour.RED, Motif.COFFIN, False))
+    b = ink(Tile(Colour.GREEN, Motif.COFFIN, False))
+    printed = _shrunk_figure(Motif.COFFIN, 160, 0.5).sum()
+    assert a.sum() > 1.6 * printed and b.sum() > 1.6 * printed
+    assert (a ^ b).sum() > 0.1 * a.sum()
 
 
 #: What the real level adds to the hard one (each neutral by default).

@@ -119,6 +119,15 @@ measured at the start of a session before anyone studied them (docs/vision.md, "
   wobble and two or three runs, another on every face), a seal pressed flat into it with a
   squeezed-up lip and a raised ring; the figure raised by the seal, shown only by light,
   shade and gloss; the heart a small raised heart above it.
+* ``neon``: square; a neon sign on a brick wall painted near black, each brick another
+  shade; the figure only its outline, bent in one glass tube of the colour, white-hot along
+  its core, its light blooming over the wall, painted out for a short stretch (another place
+  on every face); the heart a small cold-white tube top right.
+* ``cabochon``: round; a glass dome in a twisted brass bezel over a print, the colour a paper
+  printed with a faint lattice; the figure printed black, magnified by the glass some 1.5
+  times and squeezed towards its rim, each colour bent a little apart there, the dome glued a
+  little off the print's middle (so the figure bends another way on every face); a window's
+  four panes and a lamp's glint reflected in the glass; the heart a small cream heart low down.
 
 Once a session has looked at a style's errors it is no longer unseen: the next session
 should draw new ones here, unlike all of these.
@@ -3215,6 +3224,251 @@ def _token_wx(colour: BGR | None) -> np.ndarray:
     return _cap_alpha(np.clip(img, 0, 255), r <= edge, 112)
 
 
+# -- neon and cabochon ------------------------------------------------------------------------
+
+#: the gas and glass of the tubes: the colour they glow
+_COL_NE: dict[Colour, BGR] = {
+    Colour.BLUE: (255, 128, 24),
+    Colour.RED: (64, 40, 255),
+    Colour.YELLOW: (36, 214, 255),
+    Colour.GREEN: (70, 255, 64),
+    Colour.PURPLE: (236, 56, 196),
+}
+#: the tokens: acrylic discs painted a little darker than the tubes glow
+_PAINT_NE: dict[Colour, BGR] = {
+    Colour.BLUE: (204, 102, 19),
+    Colour.RED: (51, 32, 204),
+    Colour.YELLOW: (28, 171, 204),
+    Colour.GREEN: (56, 204, 51),
+    Colour.PURPLE: (188, 44, 156),
+}
+_TOK_NE = _token_palette(_PAINT_NE, black=(30, 28, 30), white=(236, 238, 240))
+_WALL_NE: BGR = (24, 22, 26)  # a black painted brick wall
+_COLD_NE: BGR = (250, 238, 226)  # a cold white tube
+
+
+def _bricks(n: int, seed: int) -> np.ndarray:
+    """A wall of bricks painted near black: each brick a little another shade, the mortar
+    joints darker, the paint never even (every seed another wall)."""
+    rng = np.random.default_rng(seed)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    course = 0.095
+    row = np.floor(yy / course).astype(int)
+    shifted = xx + 0.11 * (row % 2)
+    col = np.floor(shifted / 0.22).astype(int)
+    tone = rng.uniform(0.8, 1.3, (row.max() + 2, col.max() + 2))[row, col]
+    joint = (yy % course < 0.008) | (shifted % 0.22 < 0.008)
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = _WALL_NE
+    img *= (tone * np.where(joint, 0.55, 1.0) * (1 + 0.15 * _mottle(n, seed + 1, 10)))[..., None]
+    return img
+
+
+def _tube_path(mask: np.ndarray, seed: int, gaps: int) -> list[np.ndarray]:
+    """The outline of ``mask`` as a neon tube bends it: its contours, each cut where the
+    tube is painted out (``gaps`` short stretches, seeded, another place on every face)."""
+    rng = np.random.default_rng(seed)
+    contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    runs: list[np.ndarray] = []
+    longest = max(range(len(contours)), key=lambda k: len(contours[k]))
+    for k, contour in enumerate(contours):
+        points = contour[:, 0, :]
+        if k != longest or gaps == 0:
+            runs.append(np.vstack([points, points[:1]]))
+            continue
+        start = int(rng.integers(len(points)))
+        points = np.roll(points, -start, axis=0)
+        gap = max(2, int(0.06 * len(points)))
+        runs.append(points[gap:])
+    return runs
+
+
+def _neon(img: np.ndarray, runs: list[np.ndarray], colour: BGR, width: float) -> None:
+    """Glowing glass tubes along ``runs`` on ``img``: each a white-hot core in a tube of
+    ``colour``, its light blooming out over the wall round it (added light)."""
+    n = len(img)
+    tube = np.zeros((n, n), np.float32)
+    core = np.zeros((n, n), np.float32)
+    for run in runs:
+        pts = run.reshape(-1, 1, 2).astype(np.int32)
+        cv2.polylines(tube, [pts], False, 1.0, max(1, int(width)), _AA)
+        cv2.polylines(core, [pts], False, 1.0, max(1, int(0.35 * width)), _AA)
+    core = cv2.GaussianBlur(core, (0, 0), 0.2 * width)
+    light = np.array(colour, np.float32)
+    glow = 0.55 * cv2.GaussianBlur(tube, (0, 0), 0.9 * width)
+    glow += 0.35 * cv2.GaussianBlur(tube, (0, 0), 3.0 * width)
+    img += glow[..., None] * light
+    lit = light + (255 - light) * 0.85 * np.clip(core, 0, 1)[..., None]
+    a = np.clip(tube, 0, 1)[..., None]
+    img[:] = img * (1 - a) + lit * a
+
+
+def _neon_tile(tile: Tile) -> np.ndarray:
+    n = PX * S
+    index = ALL_TILES.index(tile)
+    img = _bricks(n, 2501 + index)
+    # the figure's outline bent in one tube of the colour, painted out for a short stretch
+    figure = _shrunk_figure(tile.motif, n, 0.8)
+    _neon(img, _tube_path(figure, 2503 + index, 1), _COL_NE[tile.colour], 0.026 * n)
+    if tile.heart:
+        # a small heart in a cold white tube, top right
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, 0.8 * n, 0.19 * n, 0.085 * n, 255)
+        _neon(img, _tube_path(heart > 127, 0, 0), _COLD_NE, 0.02 * n)
+    return _shrunk(np.clip(img, 0, 255).astype(np.uint8))
+
+
+def _token_ne(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    r = np.hypot(xx - c, yy - c) / n
+    if colour is None:
+        # the back: a disc of the black wall, a ring of tube switched off (grey glass)
+        img = _bricks(n, 97)
+        img[(r > 0.33) & (r < 0.36)] = (92, 94, 96)
+    else:
+        # a face: an acrylic disc painted the colour, a vampire's mouth lit in a tube of
+        # cold white on it (of the wall's black on the pale ones)
+        img = np.empty((n, n, 3), np.float32)
+        img[:] = colour
+        img *= (1 + 0.05 * _mottle(n, 101 + sum(colour), 6))[..., None]
+        mark = np.zeros((n, n, 3), np.uint8)
+        _mouth_mark(mark, (0, 0, 0), (255, 255, 255))
+        mouth = mark[..., 0] > 127
+        if sum(colour) > 600:
+            img[mouth] = _WALL_NE
+        else:
+            _neon(img, _tube_path(mouth, 0, 0), _COLD_NE, 0.025 * n)
+    img[(r > 0.45) & (r < 0.5)] *= 0.6  # the disc's edge
+    return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, 112)
+
+
+#: the print under the glass
+_COL_CB: dict[Colour, BGR] = {
+    Colour.BLUE: (178, 100, 34),
+    Colour.RED: (48, 36, 200),
+    Colour.YELLOW: (34, 196, 240),
+    Colour.GREEN: (70, 156, 52),
+    Colour.PURPLE: (150, 60, 128),
+}
+_TOK_CB = _token_palette(_COL_CB, black=(34, 32, 34), white=(238, 240, 240))
+_INK_CB: BGR = (30, 26, 28)
+_CREAM_CB: BGR = (214, 234, 244)
+_BRASS_CB: BGR = (70, 150, 190)
+_DOME_CB = 0.44  # the glass's radius, a share of the side; a brass bezel round it
+
+
+def _damask(n: int, colour: BGR) -> np.ndarray:
+    """A printed paper of ``colour`` with a faint lattice of darker diamonds and dots."""
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32) / n
+    u, v = (xx + yy) * 9, (xx - yy) * 9
+    lattice = (np.abs(np.sin(np.pi * u)) < 0.1) | (np.abs(np.sin(np.pi * v)) < 0.1)
+    dots = (np.cos(2 * np.pi * u) * np.cos(2 * np.pi * v)) > 0.9
+    img = np.empty((n, n, 3), np.float32)
+    img[:] = colour
+    img *= np.where(lattice | dots, 0.74, 1.0)[..., None]
+    return img
+
+
+def _through_dome(
+    print_: np.ndarray, dome: float, off: tuple[float, float] = (0.0, 0.0)
+) -> tuple[np.ndarray, np.ndarray]:
+    """``print_`` seen from above through a glass dome of radius ``dome`` (shares of the
+    side) laid on it ``off`` (shares of the side) from the print's middle, and each
+    pixel's radius: magnified some 1.6 times in the middle, squeezed towards the rim, each
+    colour bent a little differently there (coloured fringes), the rim dark where the
+    glass reflects the room instead, the glass a faint green."""
+    n = len(print_)
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    dx, dy = xx - c, yy - c
+    r = np.hypot(dx, dy) / n
+    u = np.clip(r / dome, 0, 1)
+    seen = np.empty_like(print_)
+    for ch, spread in enumerate((1.04, 1.0, 0.96)):  # blue bent most
+        g = u * (0.62 + 0.38 * u**2) ** spread
+        scale = np.where(r < dome, g / np.maximum(u, 1e-6), 1.0)
+        mx = (c + off[0] * n * (r < dome) + dx * scale).astype(np.float32)
+        my = (c + off[1] * n * (r < dome) + dy * scale).astype(np.float32)
+        seen[..., ch] = cv2.remap(print_[..., ch], mx, my, cv2.INTER_LINEAR, None, 1)
+    fresnel = np.clip((u - 0.78) / 0.22, 0, 1) ** 2 * (r < dome)
+    seen *= (1 - 0.55 * fresnel)[..., None]
+    seen += (fresnel * 40)[..., None] * np.array((0.7, 0.8, 0.6), np.float32)
+    seen[r < dome] *= np.array((0.96, 1.0, 0.95), np.float32)
+    return seen, r
+
+
+def _window_glint(img: np.ndarray, r: np.ndarray, dome: float) -> None:
+    """A window's reflection on the dome, upper left, bent to its curve (four panes), and
+    a small hard glint of the lamp lower right."""
+    n = len(img)
+    panes = np.zeros((n, n), np.float32)
+    cx, cy, w, h = 0.33 * n, 0.3 * n, 0.12 * n, 0.095 * n
+    for i in (-1, 1):
+        for j in (-1, 1):
+            x0, y0 = cx + i * (w / 2 + 0.006 * n), cy + j * (h / 2 + 0.006 * n)
+            pts = cv2.ellipse2Poly((int(x0), int(y0)), (int(w / 2), int(h / 2)), -35, 0, 360, 20)
+            cv2.fillPoly(panes, [pts], 1.0, _AA)
+    panes = cv2.GaussianBlur(panes, (0, 0), 0.006 * n) * (r < dome)
+    cv2.circle(panes, (int(0.69 * n), int(0.71 * n)), int(0.018 * n), 1.0, -1, _AA)
+    panes = cv2.GaussianBlur(panes, (0, 0), 0.003 * n)[..., None]
+    img[:] = img + (255 - img) * 0.85 * panes
+
+
+def _bezel(img: np.ndarray, r: np.ndarray, dome: float) -> None:
+    """A brass bezel cup round the dome: a twisted-wire rope, lit from the upper left."""
+    n = len(img)
+    c = (n - 1) / 2
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    a = np.arctan2(yy - c, xx - c)
+    rope = 0.5 + 0.5 * np.sin(48 * a + (r - dome) * 260)
+    lit = 0.75 + 0.35 * np.cos(a + 3 * np.pi / 4)
+    brass = np.array(_BRASS_CB, np.float32) * (lit * (0.7 + 0.5 * rope))[..., None]
+    ring = (r >= dome) & (r <= 0.5)
+    img[ring] = brass[ring]
+    img[(r >= dome) & (r < dome + 0.006)] *= 0.45
+
+
+def _cabochon(tile: Tile) -> np.ndarray:
+    n = PX * S
+    index = ALL_TILES.index(tile)
+    # the print under the glass: a patterned paper of the colour, a black figure on it, a
+    # cream heart below it
+    print_ = _damask(n, _COL_CB[tile.colour])
+    figure = _shrunk_figure(tile.motif, n, 0.5)
+    print_[figure] = _INK_CB
+    if tile.heart:
+        heart = np.zeros((n, n), np.uint8)
+        _heart(heart, n / 2, 0.69 * n, 0.05 * n, 255)
+        print_[heart > 127] = _CREAM_CB
+    # the dome glued a little off the print's middle, another way on every face, so the
+    # glass bends the figure another way on every face
+    off = np.random.default_rng(2601 + index).uniform(-0.035, 0.035, 2)
+    img, r = _through_dome(print_, _DOME_CB, (float(off[0]), float(off[1])))
+    _window_glint(img, r, _DOME_CB)
+    _bezel(img, r, _DOME_CB)
+    return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, PX)
+
+
+def _token_cb(colour: BGR | None) -> np.ndarray:
+    n = 112 * S
+    if colour is None:
+        # the back: the glass over silvered foil, bare but for a dark ring
+        print_ = np.full((n, n, 3), 168, np.float32)
+        cv2.circle(print_, (n // 2, n // 2), int(0.2 * n), (60, 60, 60), int(0.02 * n), _AA)
+    else:
+        # a face: the glass over a paper of the colour, a vampire's mouth printed on it
+        print_ = np.empty((n, n, 3), np.float32)
+        print_[:] = colour
+        ink = _INK_CB if sum(colour) > 250 else _CREAM_CB
+        _mouth_mark(print_, colour, ink)
+    img, r = _through_dome(print_, 0.45)
+    _window_glint(img, r, 0.45)
+    _bezel(img, r, 0.45)
+    return _cap_alpha(np.clip(img, 0, 255), r <= 0.5, 112)
+
+
 # -- the sets ---------------------------------------------------------------------------------
 
 Face = Callable[[Tile], np.ndarray]
@@ -3267,6 +3521,8 @@ STYLES: dict[str, tuple[str, Face, Token, dict[str, BGR]]] = {
     "doily": ("round", _doily_tile, _token_dy, _TOK_DY),
     "riso": ("square", _riso, _token_rs, _TOK_RS),
     "wax": ("round", _wax, _token_wx, _TOK_WX),
+    "neon": ("square", _neon_tile, _token_ne, _TOK_NE),
+    "cabochon": ("round", _cabochon, _token_cb, _TOK_CB),
 }
 
 
