@@ -57,7 +57,7 @@ def tiles_pass_for_tokens(
     templates (any face or the back, any turn) as well as a token must
     (``accept_token_min``): then a tile, read perfectly, can be taken for a token by its
     face, and only its size tells it apart (:func:`vision.kinds.kind_by_size`). Over the
-    50 styles: a sealing-wax blob (``wax``) 0.95 of its faces, ``clock``, ``stitch``,
+    50 styles of session 24: a sealing-wax blob (``wax``) 0.95 of its faces, ``clock``, ``stitch``,
     ``chip``, ``doily`` and ``vinyl`` 0.68-0.96, every other round style 0.40 or less,
     17 of them none. A square set's tokens are told by their shape."""
     bank = model.round
