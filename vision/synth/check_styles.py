@@ -2902,11 +2902,17 @@ def _marquetry(tile: Tile) -> np.ndarray:
     return _shrunk(np.clip(img, 0, 255).astype(np.uint8))
 
 
-def _token_mq(colour: BGR | None) -> np.ndarray:
+def _token_radii() -> tuple[int, np.ndarray]:
+    """A token face's drawing size and each pixel's distance from its middle, as a
+    share of that size: where a turned or moulded token's rings are drawn."""
     n = 112 * S
     c = (n - 1) / 2
     yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
-    r = np.hypot(xx - c, yy - c) / n
+    return n, np.hypot(xx - c, yy - c) / n
+
+
+def _token_mq(colour: BGR | None) -> np.ndarray:
+    n, r = _token_radii()
     if colour is None:
         # the back: a bare turned disc of the ground wood, a burnt ring in the middle
         img = _veneer(n, _MAPLE_MQ, 53, 0.3, 0.42)
@@ -3114,10 +3120,7 @@ def _riso(tile: Tile) -> np.ndarray:
 
 
 def _token_rs(colour: BGR | None) -> np.ndarray:
-    n = 112 * S
-    c = (n - 1) / 2
-    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
-    r = np.hypot(xx - c, yy - c) / n
+    n, r = _token_radii()
     sheet = _grain(np.full((n, n, 3), _PAPER_RS, np.uint8), 67, 6.0).astype(np.float32)
     mark = np.zeros((n, n, 3), np.float32)
     _mouth_mark(mark, (0, 0, 0), (1, 1, 1))
@@ -3319,10 +3322,7 @@ def _neon_tile(tile: Tile) -> np.ndarray:
 
 
 def _token_ne(colour: BGR | None) -> np.ndarray:
-    n = 112 * S
-    c = (n - 1) / 2
-    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
-    r = np.hypot(xx - c, yy - c) / n
+    n, r = _token_radii()
     if colour is None:
         # the back: a disc of the black wall, a ring of tube switched off (grey glass)
         img = _bricks(n, 97)
