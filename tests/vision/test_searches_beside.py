@@ -200,22 +200,3 @@ def test_a_row_of_pale_tokens_split_off_its_pitch_is_read_from_the_ends_of_its_b
     score = score_photo(photo, terrazzo.detect(photo.image), 2, 9)
     assert score.tokens_right == score.tokens == 14 and score.token_false_positives == 0
     assert score.false_positives == 0
-
-
-@pytest.fixture(scope="module")
-def riso(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("riso", tmp_path_factory.mktemp("sets")))
-
-
-def test_a_row_in_a_frame_with_no_clear_token_is_read_from_its_ends_cut_at_their_blobs_size(
-    riso,
-):
-    # hard level, the fourth photo of riso seed 7: two rows of 23 px tokens on a red and
-    # cream check, whose pale backs the mask lost and whose ends swelled to 37-44 px
-    # blobs; cut at that size no token reads, so the frame had no token size and
-    # nothing was read (0 of 13). Cut at a few shares of its blob's width, the green
-    # and black ends of one row read as faces and its five backs are laid between them
-    photo = evaluation_photo(riso.tileset, 7, 2, 3)
-    score = score_photo(photo, riso.detect(photo.image), 2, 3)
-    assert score.tokens_right >= 7 and score.token_false_positives == 0
-    assert score.false_positives == 0

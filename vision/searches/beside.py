@@ -375,9 +375,6 @@ _LONE_TOKEN_SPLIT = 3000
 #: the frame's token steps across (its equivalent diameter): wider than one token,
 #: so its own cut was sized by the blob, and narrower than two side by side.
 _LONE_TOKEN_WIDE = (1.2, 2.0)
-#: ...and, where the frame has no clear token to give its size, cut at these shares
-#: of the blob's width (within that range).
-_UNKNOWN_WIDE = (1.25, 1.45, 1.7, 1.95)
 
 #: ...and round: at most this long for its width, and filling this share of its
 #: fitted ellipse.
@@ -420,45 +417,35 @@ def tokens_in_lone_blobs(
     its rim steps all round; a chain's ends, whose faces may be near the cloth's
     colours, each at :data:`CHAIN_END_MIN` where both read so (the chain's shape and
     its other end are the independent argument a lone face lacks).
-    Where no clear token gives the frame's size (every end swollen so; a row of 23 px
-    tokens on a red check, ends in 37-44 px blobs, none read), a round blob is cut at
-    a few shares of its width instead (:func:`_steps_to_try`): the face found must
-    still lie where a row is laid from it. :func:`rows_from_lone_blobs` then lays the
-    row's backs between two such ends."""
+    :func:`rows_from_lone_blobs` then lays the row's backs between two such ends."""
     if size_at is None or scoring.model.round is None:
         return []
     tokens, centres, sides = _round_tokens(scoring, chosen)
     clear = [k for k, t in enumerate(tokens) if t.score >= scoring.config.size_anchor_score]
-    if clear:
-        known: float | None = _frame_step(centres[clear], sides[clear])
-        shapes = [tokens[k].candidate for k in clear]
-    else:
-        known, shapes = None, [s.candidate for s in chosen]
-        if not shapes:
-            return []
+    if not clear:
+        return []
+    step = _frame_step(centres[clear], sides[clear])
+    shapes = [tokens[k].candidate for k in clear]
     cuts: list[Candidate] = []
     chains: list[int] = []  # per place: the blob whose chain it ends, or -1
-    steps: list[float] = []  # per place: the token size it is cut at
     for b, blob in enumerate(frame.blobs):
         if any(blob.holds(s.candidate.center, frame.scale) for s in chosen):
             continue
-        for step in _steps_to_try(blob, frame.scale, known):
-            places, chain = _lone_token_places(blob, frame.scale, step)
-            if not all(clear_of(place, chosen) for place in places):
-                continue  # a piece found there since, by a search
-            for place in places:
-                chains.append(b if chain else -1)
-                steps.append(step)
-                cuts += [
-                    Candidate(
-                        shaped_like(shapes, place + np.array([u, v]) * step, step),
-                        True,
-                        b,
-                        _LONE_TOKEN_SPLIT,
-                    )
-                    for u in _LONE_TOKEN_AT
-                    for v in _LONE_TOKEN_AT
-                ]
+        places, chain = _lone_token_places(blob, frame.scale, step)
+        if not all(clear_of(place, chosen) for place in places):
+            continue  # a piece found there since, by a search
+        for place in places:
+            chains.append(b if chain else -1)
+            cuts += [
+                Candidate(
+                    shaped_like(shapes, place + np.array([u, v]) * step, step),
+                    True,
+                    b,
+                    _LONE_TOKEN_SPLIT,
+                )
+                for u in _LONE_TOKEN_AT
+                for v in _LONE_TOKEN_AT
+            ]
     if not cuts:
         return []
     kind = scoring.token_groups
@@ -480,8 +467,7 @@ def tokens_in_lone_blobs(
         if s.score >= (CHAIN_END_MIN if chains[k // per_place] >= 0 else sure)
         and scoring.is_token(s)
         and not scoring.is_back(s.group)
-        and distance(s.candidate.center, cuts[k].center)
-        <= _LONE_TOKEN_DRIFT * steps[k // per_place]
+        and distance(s.candidate.center, cuts[k].center) <= _LONE_TOKEN_DRIFT * step
         and within_frame(s.candidate, frame)
         and clear_of(s.candidate.center, chosen)
         and rim_steps_all_round(scoring, frame, s)
@@ -490,18 +476,6 @@ def tokens_in_lone_blobs(
     chain_of = {id(s): b for s, b in found}
     ends = Counter(chain_of[id(s)] for s in kept)
     return [s for s in kept if chain_of[id(s)] < 0 or ends[chain_of[id(s)]] == 2]
-
-
-def _steps_to_try(blob: Blob, scale: float, known: float | None) -> list[float]:
-    """The token sizes a blob nothing explains is cut at: the frame's, where its clear
-    tokens give one, else a few shares of a round blob's width a token's blob swells
-    to on a check (:data:`_LONE_TOKEN_WIDE`)."""
-    if known is not None:
-        return [known]
-    if blob.aspect > _LONE_TOKEN_ASPECT or blob.roundness < _LONE_TOKEN_ROUND:
-        return []
-    wide = 2.0 * np.sqrt(blob.area / np.pi) * scale
-    return [wide / w for w in _UNKNOWN_WIDE]
 
 
 def _lone_token_places(blob: Blob, scale: float, step: float) -> tuple[list[np.ndarray], bool]:
