@@ -490,8 +490,8 @@ def _lone_token_places(blob: Blob, scale: float, step: float) -> tuple[list[np.n
     run, half a step in from them: cut there at the frame's token size, they read
     as the faces they are (0.66 and 0.69 on that row, near the cloth's grey).
     """
-    wide = 2.0 * np.sqrt(blob.area / np.pi) * scale / step
     if blob.aspect <= _LONE_TOKEN_ASPECT and blob.roundness >= _LONE_TOKEN_ROUND:
+        wide = 2.0 * np.sqrt(blob.area / np.pi) * scale / step
         if _LONE_TOKEN_WIDE[0] <= wide <= _LONE_TOKEN_WIDE[1]:
             return [to_frame(np.array(blob.box[0], np.float64), scale)], False
         return [], False
@@ -622,9 +622,9 @@ def _far_end_past_backs(
         axis=1,
     )
     n = np.arange(1, _ROW_MOST_STEPS)
+    alongs = [step_along(c, w, step) for w in ways]  # the row's step along each way
     cuts: list[Candidate] = []
-    for w in ways:
-        along = step_along(c, w, step)
+    for w, along in zip(ways, alongs, strict=True):
         for k in n:
             place = np.array(c.center) + w * k * along
             cuts.append(Candidate(stepped_like([c], place, along, w), True, c.blob, c.split))
@@ -639,8 +639,7 @@ def _far_end_past_backs(
     )
     if runs[best] < _MASK_RUN_LEAST:
         return None
-    along = step_along(c, ways[best], step)
-    return far_end_along(scoring, frame, clear, ways[best], int(runs[best]) + 1, step, along)
+    return far_end_along(scoring, frame, clear, ways[best], int(runs[best]) + 1, step, alongs[best])
 
 
 def _frame_step(centres: np.ndarray, sides: np.ndarray) -> float:
