@@ -55,6 +55,9 @@ _RIM_SIZE_SLACK = 1.2
 #: A faint row's pieces are no larger than this share of the frame's clear tiles
 #: (:func:`_faint_row`).
 _TOKEN_CUT_LARGEST = 0.9
+#: A piece is a token's size in pixels within this (log) share of the frame's clear
+#: tokens (:func:`_token_sized_in_pixels`); a token is cut to about a twentieth.
+_SAME_PIXELS = 0.05
 #: A "token" under this share of the frame's tokens' size, measured against the tile size
 #: where it lies and in pixels alike, is no token (:func:`under_token_size`).
 _TOKEN_LEAST = 0.6
@@ -303,6 +306,9 @@ def kind_by_size(
         if s.score >= scoring.config.size_anchor_score:
             clear.setdefault(s.candidate.blob, []).append(scoring.is_token(s))
     token_rows = {blob for blob, kinds in clear.items() if sum(kinds) >= 2 and all(kinds)}
+    token_side = token_side_of(scoring, best)
+    with_clear_token = _splits_with_a_clear_token(scoring, scored)
+    unsure: set[int] = set()  # undecided by the size model, a token's size in pixels
     out = list(scored)
     for round_ in (False, True):
         bank = scoring.model.bank(round_)
@@ -321,6 +327,10 @@ def kind_by_size(
             if s.candidate.blob in token_rows:
                 middle = min(middle, -_KINDS_APART)  # a row of tokens holds tokens
             if abs(middle) < _KINDS_APART / 2:
+                in_row = (s.candidate.blob, s.candidate.split) in with_clear_token
+                if by_size and in_row and _token_sized_in_pixels(scoring, s, token_side):
+                    wrong.append((i, token_groups))
+                    unsure.add(i)
                 continue
             tile_sized = middle > 0
             if tile_sized == scoring.is_token(s):
@@ -352,12 +362,43 @@ def kind_by_size(
                 kept = scored[i]
                 if match.score >= s.score or allowed is token_groups:
                     s = Scored(kept.candidate, kept.patch, match, kept.cut)
-                if s.score >= least:
+                if s.score >= (scoring.config.accept_token_min if i in unsure else least):
                     c = s.candidate
                     k = kept.candidate
                     where = Candidate(c.quad, c.round, k.blob, k.split, k.cover)
                     out[i] = Scored(where, s.patch, s.match, s.cut)
     return out
+
+
+def _token_sized_in_pixels(scoring: Scoring, s: Scored, token_side: float | None) -> bool:
+    """Whether a piece read as a tile is as large as the frame's clear tokens in pixels
+    (within :data:`_SAME_PIXELS`), where the size model leaves it between the kinds.
+
+    The size model is a plane fitted to the frame's tiles, short of the truth far from
+    them: a row's blue end in a far corner, cut at 29.7 px as the frame's clear tokens
+    are (29-30 px), came to 0.845 of the model's tile there where the tokens are 0.705,
+    in the middle of the two; read as a tile, it left its row's other end alone and the
+    row unread (cabochon seed 2024 #9). It is then read among the tokens, and kept as
+    one only where it matches a token as well as a token must."""
+    if token_side is None or scoring.is_token(s):
+        return False
+    return abs(math.log(s.candidate.side / token_side)) <= _SAME_PIXELS
+
+
+def _splits_with_a_clear_token(scoring: Scoring, scored: list[Scored]) -> set[tuple[int, int]]:
+    """The splits (blob, split) that hold a clear token (one a size is read from).
+
+    A piece the size model leaves between the kinds is read among the tokens only in
+    such a split, a row it may end: in a blob cut into pieces of many sizes with no
+    clear token, its match decides (clock seed 2024 #9: a row's white end, 0.79 as a
+    tile beside "tokens" of 0.34-0.62, read as a token made that split win over a
+    better one, and two tokens were lost)."""
+    least = scoring.config.size_anchor_score
+    return {
+        (s.candidate.blob, s.candidate.split)
+        for s in scored
+        if scoring.is_token(s) and s.score >= least
+    }
 
 
 def no_room_for_tile(scoring: Scoring, scored: list[Scored], size_at: SizeModel) -> set[int]:

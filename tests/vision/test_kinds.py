@@ -8,6 +8,9 @@ import pytest
 
 import vision.kinds as kinds
 from tests.vision.drawn import placed_piece
+from vision.evaluate import evaluation_photo, score_photo
+from vision.recogniser import Recogniser
+from vision.synth.regression import style_tileset
 
 
 def _tiles_tried(monkeypatch, tile=None) -> list[float]:
@@ -156,3 +159,39 @@ def test_row_ends_by_size_keeps_a_token_sized_token_a_row_s_step_from_another(ro
     same = [placed_piece(rec, x, 48, 0.95, True) for x in (700, 748)]  # 0.96 of a tile
     pieces = [*same, end, beside]
     assert not kinds.row_ends_by_size(rec.scoring, pieces, [2, 3], lambda p: 50.0)
+
+
+@pytest.fixture(scope="module")
+def cabochon(tmp_path_factory) -> Recogniser:
+    return Recogniser(style_tileset("cabochon", tmp_path_factory.mktemp("sets")))
+
+
+@pytest.fixture(scope="module")
+def clock(tmp_path_factory) -> Recogniser:
+    return Recogniser(style_tileset("clock", tmp_path_factory.mktemp("sets")))
+
+
+def test_a_row_end_the_size_model_leaves_between_the_kinds_is_a_token_by_its_pixels(
+    cabochon,
+):
+    # hard level, the tenth photo of cabochon seed 2024: a row's blue end in the frame's
+    # far corner, cut at the frame's token size in pixels (29.7 px), lay between a
+    # token's and a tile's size by the tile block's size model and was read as a tile;
+    # its row's other end was then alone and the row unread (6 of 14 tokens, a false
+    # tile). Read among the tokens, it is the row's end, and the row is read whole
+    photo = evaluation_photo(cabochon.tileset, 2024, 2, 9)
+    score = score_photo(photo, cabochon.detect(photo.image), 2, 9)
+    assert score.tokens_right == score.tokens == 14 and score.token_false_positives == 0
+    assert score.false_positives == 0
+
+
+def test_a_piece_between_the_kinds_is_judged_by_its_match_in_a_split_without_a_clear_token(
+    clock,
+):
+    # hard level, the tenth photo of clock seed 2024: a row's white end, 0.79 as a tile,
+    # lies in one split of its blob among pieces of 29-48 px whose "tokens" match at
+    # 0.34-0.62. Read among the tokens by its pixels, it made that split win over one
+    # from which the row searches read two tokens more (10 of 14)
+    photo = evaluation_photo(clock.tileset, 2024, 2, 9)
+    score = score_photo(photo, clock.detect(photo.image), 2, 9)
+    assert score.tokens_right >= 10 and score.token_false_positives == 0
