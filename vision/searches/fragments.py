@@ -58,6 +58,8 @@ _FRAGMENT_SHARE = (0.05, 0.7)
 #: (:func:`vision.outlines.square_by_outline`), and centred on it in this many turns of
 #: a quarter.
 _FRAGMENT_TURNS = 6
+#: ...and kept without an outline all round where it matches a face this well.
+_FIGURE_SURE = 0.9
 #: Bits of one figure lie within this many tile sides of each other (two bits towards
 #: opposite corners, half-way out, are 0.71 apart; the figures of touching tiles about 1).
 _FIGURE_SPAN = 0.8
@@ -139,7 +141,13 @@ def around_fragments(
         if s.score > best[s.candidate.blob].score:
             best[s.candidate.blob] = s
     aligned = scoring.realigned_if_worth(frame.pyramid, list(best.values()), tiles)
-    kept = kept_settling_ties(scoring, frame, aligned, scoring.config.second_look_min, size_at)
+    least = scoring.config.second_look_min
+    # a face matched beyond doubt round its own figure needs no outline: on a cloth as
+    # dark as its ground its edge steps by a few grey levels only
+    sure = [s for s in aligned if s.score >= _FIGURE_SURE]
+    unsure = [s for s in aligned if s.score < _FIGURE_SURE]
+    kept = kept_settling_ties(scoring, frame, unsure, least, size_at)
+    kept += kept_settling_ties(scoring, frame, sure, least, size_at, outline=False)
     found = [s for s in kept if clear_of(s.candidate.center, firm)]
     return displaced(chosen, one_per_place(found)[0])
 
