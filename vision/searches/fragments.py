@@ -142,10 +142,11 @@ def around_fragments(
             best[s.candidate.blob] = s
     aligned = scoring.realigned_if_worth(frame.pyramid, list(best.values()), tiles)
     least = scoring.config.second_look_min
-    # a face matched beyond doubt round its own figure needs no outline: on a cloth as
-    # dark as its ground its edge steps by a few grey levels only
-    sure = [s for s in aligned if s.score >= _FIGURE_SURE]
-    unsure = [s for s in aligned if s.score < _FIGURE_SURE]
+    # a square face matched beyond doubt round its own figure needs no outline: on a
+    # cloth as dark as its ground its edge steps by a few grey levels only. A disc,
+    # shifted off the figure to fit, has found a mat's printed moon so (0.94)
+    sure = [s for s in aligned if not round_ and s.score >= _FIGURE_SURE]
+    unsure = [s for s in aligned if round_ or s.score < _FIGURE_SURE]
     kept = kept_settling_ties(scoring, frame, unsure, least, size_at)
     kept += kept_settling_ties(scoring, frame, sure, least, size_at, outline=False)
     found = [s for s in kept if clear_of(s.candidate.center, firm)]
