@@ -29,6 +29,7 @@ from vision.pieces import (
 from vision.pixels import to_frame
 from vision.scoring import Scoring
 from vision.searches.edges import outlined
+from vision.token_row_cuts import within_frame
 
 #: A blob of this share of a tile's area may be one tile cut off its place, or swollen
 #: by the cloth around it (twice its area on a gingham of its ground's shade)...
@@ -58,6 +59,8 @@ _FRAGMENT_SHARE = (0.05, 0.7)
 #: (:func:`vision.outlines.square_by_outline`), and centred on it in this many turns of
 #: a quarter.
 _FRAGMENT_TURNS = 6
+#: ...and kept without an outline all round where it matches a face this well.
+_FIGURE_SURE = 0.9
 #: Bits of one figure lie within this many tile sides of each other (two bits towards
 #: opposite corners, half-way out, are 0.71 apart; the figures of touching tiles about 1).
 _FIGURE_SPAN = 0.8
@@ -139,7 +142,19 @@ def around_fragments(
         if s.score > best[s.candidate.blob].score:
             best[s.candidate.blob] = s
     aligned = scoring.realigned_if_worth(frame.pyramid, list(best.values()), tiles)
-    kept = kept_settling_ties(scoring, frame, aligned, scoring.config.second_look_min, size_at)
+    least = scoring.config.second_look_min
+
+    # a square face matched beyond doubt round its own figure, wholly in the frame,
+    # needs no outline: on a cloth as dark as its ground its edge steps by a few grey
+    # levels only. A disc, shifted off the figure to fit, found a mat's printed moon so
+    # (0.94), as did a square half out of the frame (0.91)
+    def sure(s: Scored) -> bool:
+        return not round_ and s.score >= _FIGURE_SURE and within_frame(s.candidate, frame)
+
+    kept = kept_settling_ties(scoring, frame, [s for s in aligned if not sure(s)], least, size_at)
+    kept += kept_settling_ties(
+        scoring, frame, [s for s in aligned if sure(s)], least, size_at, outline=False
+    )
     found = [s for s in kept if clear_of(s.candidate.center, firm)]
     return displaced(chosen, one_per_place(found)[0])
 
