@@ -16,6 +16,7 @@ from vision.matching import StructureMatch
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
 from vision.rectify import Pyramid
+from vision.searches import beside
 from vision.searches.beside import (
     _far_end_past_backs,
     _lone_token_places,
@@ -200,3 +201,29 @@ def test_a_row_of_pale_tokens_split_off_its_pitch_is_read_from_the_ends_of_its_b
     score = score_photo(photo, terrazzo.detect(photo.image), 2, 9)
     assert score.tokens_right == score.tokens == 14 and score.token_false_positives == 0
     assert score.false_positives == 0
+
+
+def test_the_cloth_beside_a_row_is_not_read_where_a_place_of_it_is_no_back(ringed, monkeypatch):
+    # two red faces five steps apart on a pale cloth with nothing between them (a chance
+    # pair, not a row): the places between read as no back, so no reading of the cloth a
+    # step aside could lay the row, and the cloth is not cut (each cut costs a place's
+    # reading)
+    step = 32.0
+    centres = [np.array([150.0 + k * step, 220.0]) for k in range(6)]
+    image = np.full((480, 640, 3), (215, 215, 210), np.uint8)
+    for k in (0, -1):
+        paste(image, ringed.tileset.token_faces["red"], centres[k], np.array([step] * 2), 0.0)
+    image = cv2.GaussianBlur(image, (0, 0), 1.0)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    frame = Frame(image, Pyramid(image), 1.0, grey, np.zeros((480, 640), np.uint8), [], None, None)
+    read: list = []
+    cloth_beside = beside._cloth_beside
+
+    def recorded(scoring, frame, chosen, asides):
+        read.extend(asides)
+        return cloth_beside(scoring, frame, chosen, asides)
+
+    monkeypatch.setattr(beside, "_cloth_beside", recorded)
+    ends = [_end(ringed, centres[k], 0.95 * step, 0.95 * step) for k in (0, -1)]
+    out = row_gaps(ringed.scoring, frame, ends, lambda _: 1.05 * step)
+    assert out == ends and read == []
