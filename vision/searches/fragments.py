@@ -178,8 +178,8 @@ def _other_turns_aligned(
     model is a tenth short and the figure lies off the middle: a purple monk on a dark
     cloth first looked best 15 degrees off its turn and aligned from there to 0.69, from
     its third best turn to 0.96 (tarot seed 2024 #13). The turns are ranked by their
-    first looks; where the square the edges outline looked best and was aligned, the
-    best turn is tried again with the next one."""
+    first looks and the best skipped as the one aligned already (where the square the
+    edges outline looked better and was aligned instead, that best turn is not)."""
     out = []
     for s in aligned:
         others = sorted(tried.get(s.candidate.blob, []), key=lambda t: -t.score)
