@@ -17,7 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from vision.candidates import Candidate
-from vision.frame import Frame
+from vision.frame import Frame, within_frame
 from vision.numeric import mean_of
 from vision.pieces import Scored, distance, shaped_like
 from vision.rectify import Pyramid
@@ -318,19 +318,6 @@ def far_end_along(
         and rim_steps_all_round(scoring, frame, s)
     ]
     return max(ends, key=lambda s: s.score, default=None)
-
-
-def within_frame(piece: Candidate, frame: Frame) -> bool:
-    """Whether all of ``piece`` lies in the frame. A token the frame's edge cuts off
-    cannot vouch for a row: a hand's pale skin at the frame's corner, cut as a disc
-    half off the frame, matched a plain white face at 0.81, and a row was laid from it
-    across the hand (woodcut and orbit seed 7 #6 re-encoded, three and four false
-    tokens)."""
-    height, width = frame.image.shape[:2]
-    quad = piece.quad
-    return bool(
-        quad.min() >= 0 and quad[:, 0].max() <= width - 1 and quad[:, 1].max() <= height - 1
-    )
 
 
 def finer_sized(

@@ -9,9 +9,12 @@ import numpy as np
 
 from tests.vision.drawn import placed_piece
 from vision.candidates import find_blobs
+from vision.evaluate import evaluation_photo
 from vision.frame import Frame
+from vision.recogniser import Recogniser
 from vision.rectify import Pyramid
 from vision.searches import rims as rim_search
+from vision.synth.regression import style_tileset
 
 
 def test_a_row_of_backs_found_by_their_rims_is_no_print_when_one_rim_steps_unevenly(
@@ -96,3 +99,16 @@ def test_a_rim_on_a_check_holds_a_piece_whose_ring_breaks_the_cloth_where_its_mi
     assert not rim_search._unbroken(broken, 80.0, 60.0, 20.0)
     # a ring of the check's cells beside it breaks little of its disc
     assert rim_search._unbroken(broken, 118.0, 60.0, 20.0)
+
+
+def test_a_tiles_rim_matched_beyond_doubt_needs_no_outline(tmp_path):
+    # hard level, seed 7's third photo of a round check style: two red tiles the mask
+    # left out were found by their rims and matched beyond doubt, but were turned down
+    # for an outline that does not step all round
+    tileset = style_tileset("ring", tmp_path)
+    photo = evaluation_photo(tileset, 7, 2, 2)
+    result = Recogniser(tileset).detect(photo.image)
+    for point in [(575, 256), (648, 446)]:
+        (truth,) = [t.tile for t in photo.tiles if np.hypot(*np.subtract(t.center, point)) < 10]
+        read = [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, point)) < 10]
+        assert read == [truth], point

@@ -11,12 +11,12 @@ import numpy as np
 
 from vision.candidates import Candidate
 from vision.evaluate import evaluation_photo
+from vision.frame import within_frame
 from vision.recogniser import Recogniser
 from vision.synth.art import STYLES as ART_STYLES
 from vision.synth.art import make_tileset
 from vision.synth.regression import reencoded, style_tileset
 from vision.tileset import load_tileset, save_tileset
-from vision.token_row_cuts import within_frame
 
 
 @functools.cache

@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.candidates import Blob, Candidate, coverage, explained
 from vision.doubts import kept_settling_ties
-from vision.frame import Frame
+from vision.frame import Frame, within_frame
 from vision.lattice import Lattice, fit_lattice, lattice_cells
 from vision.pieces import (
     Scored,
@@ -40,7 +40,6 @@ from vision.token_row_cuts import (
     TOKEN_SIZED,
     far_end_along,
     finer_sized,
-    within_frame,
 )
 from vision.token_rows import OPPOSITE, SIDE_BY_SIDE, a_step_from, gap_step
 

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import Blob, Candidate, find_blobs
-from vision.doubts import kept_settling_ties
+from vision.doubts import kept_settling_ties, kept_sure_or_outlined
 from vision.frame import Frame
 from vision.outlines import square_by_outline, square_quad
 from vision.pieces import (
@@ -29,7 +29,6 @@ from vision.pieces import (
 from vision.pixels import to_frame
 from vision.scoring import Scoring
 from vision.searches.edges import outlined
-from vision.token_row_cuts import within_frame
 
 #: A blob of this share of a tile's area may be one tile cut off its place, or swollen
 #: by the cloth around it (twice its area on a gingham of its ground's shade)...
@@ -59,10 +58,8 @@ _FRAGMENT_SHARE = (0.05, 0.7)
 #: (:func:`vision.outlines.square_by_outline`), and centred on it in this many turns of
 #: a quarter.
 _FRAGMENT_TURNS = 6
-#: ...the next this many best of them aligned too where the best did not align clearly...
+#: ...and the next this many best of them aligned too where the best did not align clearly.
 _FRAGMENT_AGAIN = 2
-#: ...and kept without an outline all round where it matches a face this well.
-_FIGURE_SURE = 0.9
 #: Bits of one figure lie within this many tile sides of each other (two bits towards
 #: opposite corners, half-way out, are 0.71 apart; the figures of touching tiles about 1).
 _FIGURE_SPAN = 0.8
@@ -148,18 +145,9 @@ def around_fragments(
     aligned = scoring.realigned_if_worth(frame.pyramid, list(best.values()), tiles)
     least = scoring.config.second_look_min
     aligned = _other_turns_aligned(scoring, frame, aligned, tried, least)
-
-    # a square face matched beyond doubt round its own figure, wholly in the frame,
-    # needs no outline: on a cloth as dark as its ground its edge steps by a few grey
-    # levels only. A disc, shifted off the figure to fit, found a mat's printed moon so
-    # (0.94), as did a square half out of the frame (0.91)
-    def sure(s: Scored) -> bool:
-        return not round_ and s.score >= _FIGURE_SURE and within_frame(s.candidate, frame)
-
-    kept = kept_settling_ties(scoring, frame, [s for s in aligned if not sure(s)], least, size_at)
-    kept += kept_settling_ties(
-        scoring, frame, [s for s in aligned if sure(s)], least, size_at, outline=False
-    )
+    # a square matched beyond doubt round its own figure needs no outline; a disc,
+    # shifted off the figure to fit, found a mat's printed moon so (0.94)
+    kept = kept_sure_or_outlined(scoring, frame, aligned, least, size_at, not round_)
     found = [s for s in kept if clear_of(s.candidate.center, firm)]
     return displaced(chosen, one_per_place(found)[0])
 

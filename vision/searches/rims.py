@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import Blob, Candidate
-from vision.doubts import kept_settling_ties
+from vision.doubts import kept_sure_or_outlined
 from vision.frame import Frame
 from vision.numeric import median_of
 from vision.outlines import fitted_to_edge, outline_evenness
@@ -89,12 +89,15 @@ def look_again(
         # token-sized cuts found more dice and figures than tokens
         score = scoring.score_structure if token else scoring.score_shifted
         first = score(frame.pyramid, candidates, kind)
-        kept = kept_settling_ties(
+        # a tile's rim matched beyond doubt needs no outline; a token's does (the mat's
+        # printed moons are arcs of a token's rim)
+        kept = kept_sure_or_outlined(
             scoring,
             frame,
             scoring.realigned_if_worth(frame.pyramid, first, kind),
             scoring.config.second_look_min,
             size_at,
+            not token,
         )
         if token:
             kept = not_printed_arcs(scoring, frame, kept)
