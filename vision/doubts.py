@@ -377,8 +377,10 @@ def kept_sure_or_outlined(
     tiles on a cloth as light as their ground leave only their figures in the mask, and
     a tile laid round one matched 0.94-0.97 with steps of 3-7 (12 asked; tarot seed
     2024 #13). Over about 650 hard photos such finds under 0.9 were mostly nothing (37
-    between 0.85 and 0.9); over it, only pieces half out of the frame over the mat's
-    print (0.91) and discs shifted to fit it (0.94), which callers keep out."""
+    between 0.85 and 0.9); over it, only a piece half out of the frame over the mat's
+    print (0.91) and a disc laid round a figure bit and shifted to fit the print (0.94),
+    which :func:`vision.searches.fragments.around_fragments` keeps out (a rim the
+    circle search found among the frame's edges is no such guess, and is let through)."""
     if not sure_kinds:
         return kept_settling_ties(scoring, frame, pieces, least, size_at)
     sure = [s.score >= SURE_MATCH and within_frame(s.candidate, frame) for s in pieces]
