@@ -920,13 +920,7 @@ def _laid_rows(
     ]
     beside = _cloth_beside(scoring, frame, chosen, [layouts[r].aside for r in judged])
     for r, cloth in zip(judged, beside, strict=True):
-        laid[r] = _backs_beside_cloth(
-            scoring,
-            [readings[k] for k in rows[r]],
-            cloth,
-            [candidates[k] for k in rows[r]],
-            size_at,
-        )
+        laid[r] = _backs_beside_cloth(scoring, [readings[k] for k in rows[r]], cloth)
     return laid
 
 
@@ -985,11 +979,7 @@ def _cloth_beside(
 
 
 def _backs_beside_cloth(
-    scoring: Scoring,
-    pieces: list[Scored],
-    cloth: list[list[Scored]],
-    places: list[Candidate],
-    size_at: SizeModel,
+    scoring: Scoring, pieces: list[Scored], cloth: list[list[Scored]]
 ) -> list[Scored | None]:
     """A row's places between two read tokens, over a cloth the mask took them for,
     kept as backs where every place reads as a back better than the cloth beside it.
@@ -1001,23 +991,24 @@ def _backs_beside_cloth(
     a back (:data:`_ROW_BACK_MIN`) better than every cut beside it reads as one, by
     :data:`_CLOTH_LEAD`, something shaped like a back lies on every place, which by
     the rules is a row's middle. A place with no free cloth beside it (a tile, another
-    row, the frame's edge) is not judged so. Each must still be turned down for its
-    match alone, if at all, and have stayed on its place."""
+    row, the frame's edge) is not judged so. Only rows whose every place passed
+    :func:`_back_in_place` are judged so (by :func:`_laid_rows`)."""
     out: list[Scored | None] = []
-    for s, beside, place in zip(pieces, cloth, places, strict=True):
+    for s, beside in zip(pieces, cloth, strict=True):
         as_back = [c.score if scoring.is_back(c.group) else 0.0 for c in beside]
         ok = bool(beside) and s.score >= max(as_back) + _CLOTH_LEAD
-        out.append(s if ok and _back_in_place(scoring, s, place, size_at) else None)
+        out.append(s if ok else None)
     return out
 
 
 def _back_in_place(scoring: Scoring, s: Scored, place: Candidate, size_at: SizeModel) -> bool:
-    """What :func:`_backs_beside_cloth` asks of a row's place ``s`` before the cloth beside
-    it: that it may be a back (:func:`_may_be_back`) and stayed on its ``place``. Asked
-    first, it spares reading the cloth beside a row that cannot be laid, each cut a
-    place's full reading (:func:`rows_from_lone_ends` in processor time, hard level:
-    lantern seed 31 #1 161 -> 34 ms, nocturne seed 2024 #19 116 -> 34 ms; over 32
-    photos with token rows 509 -> 222 ms, every reading the same)."""
+    """What a row's place ``s`` must be before the cloth beside it is read: turned down,
+    if at all, for its match alone and read as a back (:func:`_may_be_back`), and still
+    on its ``place``. Asked before the cloth is cut, it spares reading the cloth beside
+    a row that cannot be laid, each cut a place's full reading (:func:`rows_from_lone_ends`
+    in processor time, hard level: lantern seed 31 #1 161 -> 34 ms, nocturne seed 2024
+    #19 116 -> 34 ms; over 32 photos with token rows 509 -> 222 ms, every reading the
+    same)."""
     stayed = distance(s.candidate.center, place.center) <= _ROW_END_DRIFT * place.side
     return stayed and _may_be_back(scoring, s, size_at)
 
