@@ -144,7 +144,8 @@ def around_fragments(
             best[s.candidate.blob] = s
     aligned = scoring.realigned_if_worth(frame.pyramid, list(best.values()), tiles)
     least = scoring.config.second_look_min
-    aligned = _other_turns_aligned(scoring, frame, aligned, tried, least)
+    if not round_:
+        aligned = _other_turns_aligned(scoring, frame, aligned, tried, least, tiles)
     # a square matched beyond doubt round its own figure needs no outline; a disc,
     # shifted off the figure to fit, found a mat's printed moon so (0.94)
     kept = kept_sure_or_outlined(scoring, frame, aligned, least, size_at, not round_)
@@ -158,9 +159,11 @@ def _other_turns_aligned(
     aligned: list[Scored],
     tried: dict[int, list[Scored]],
     least: float,
+    tiles: np.ndarray,
 ) -> list[Scored]:
-    """Each square laid round figure bits, aligned again from its next best turns where
-    its best first look did not align to a clear match (:data:`_FRAGMENT_AGAIN`).
+    """Each square laid round figure bits, aligned again (against the ``tiles`` groups)
+    from its next best turns where its best first look did not align to a clear match
+    (:data:`_FRAGMENT_AGAIN`).
 
     The first look ranks the turns of a square centred on a figure poorly where the size
     model is a tenth short and the figure lies off the middle: a purple monk on a dark
@@ -170,13 +173,11 @@ def _other_turns_aligned(
     edges outline looked better and was aligned instead, that best turn is not)."""
     out = []
     for s in aligned:
-        others = sorted(tried.get(s.candidate.blob, []), key=lambda t: -t.score)
-        if s.score >= least or s.candidate.round or len(others) < 2:
+        if s.score >= least:
             out.append(s)
             continue
-        again = scoring.realigned(
-            frame.pyramid, others[1 : 1 + _FRAGMENT_AGAIN], ~scoring.token_groups
-        )
+        others = sorted(tried[s.candidate.blob], key=lambda t: -t.score)
+        again = scoring.realigned(frame.pyramid, others[1 : 1 + _FRAGMENT_AGAIN], tiles)
         out.append(max([s, *again], key=lambda t: t.score))
     return out
 
