@@ -88,6 +88,9 @@ PATTERN_SEEN_MAX = 0.35
 PATTERN_FAR_MAX = 0.3
 #: (see :data:`PATTERN_FAR_MAX`)
 SEEN_REACH = 1.5
+#: A region found by spacing alone that colour does not confirm is still a row of pieces
+#: where it is this many times longer than wide (see :func:`_unseen_rows`).
+ROW_ELONGATION = 2.2
 #: A region found by spacing alone that covers more of the frame than this is the
 #: cloth's own light (a lit or shadowed stretch), not something lying on it.
 PATTERN_MAX_AREA = 0.25
@@ -742,7 +745,9 @@ def pattern_objects(
         kept_inside &= ~lacks[i][ids] | ((region > 0) & (in_labels != k))
     objects = np.zeros(union.shape, np.uint8)
     objects.ravel()[inside[kept_inside]] = 1
-    return _confirmed(_opened(objects, OPEN_SHARE * closest), seen, SEEN_REACH * closest)
+    objects = _opened(objects, OPEN_SHARE * closest)
+    confirmed = _confirmed(objects, seen, SEEN_REACH * closest)
+    return cv2.bitwise_or(confirmed, _unseen_rows(objects, seen))
 
 
 #: One cloth colour's 4-connected pieces: the label image, and the stats and centroids
@@ -1253,6 +1258,34 @@ def _confirmed(
     confirmed = np.zeros(objects.shape, np.uint8)
     confirmed.ravel()[inside[keep[ids]]] = 255
     return confirmed
+
+
+def _unseen_rows(objects: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """The regions of ``objects`` (0/1) that colour (``seen``) has not seen enough of to
+    confirm (:data:`PATTERN_SEEN_MIN`) but that are shaped like a row of pieces, as
+    0/255: at least :data:`ROW_ELONGATION` times longer than wide, clear of the frame's
+    edge.
+
+    A row of pale tokens on a gingham (doily's lace backs between two pale faces) breaks
+    the cloth's spacing along its whole length and shows no colour the cloth lacks, so
+    colour never confirms it; a lit or shadowed stretch of cloth is as wide as the lamp
+    makes it, and a row of pieces is as long as several of them.
+    """
+    count, components, stats, _ = cv2.connectedComponentsWithStats(objects)
+    rows = np.zeros(objects.shape, np.uint8)
+    height, width = objects.shape
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        if x == 0 or y == 0 or x + w == width or y + h == height:
+            continue
+        inside = components[y : y + h, x : x + w] == k
+        if np.count_nonzero(seen[y : y + h, x : x + w][inside]) >= PATTERN_SEEN_MIN * area:
+            continue
+        points = cv2.findNonZero(inside.astype(np.uint8))
+        short, long = sorted(cv2.minAreaRect(points)[1])
+        if long >= ROW_ELONGATION * max(short, 1.0):
+            rows[y : y + h, x : x + w][inside] = 255
+    return rows
 
 
 def _colour_gap(is_colour: np.ndarray, band: np.ndarray) -> tuple[float, np.ndarray] | None:
