@@ -16,7 +16,8 @@ modelled from the frame itself:
   cells wide is a tile's paper ground, however much of the tile's ink passes for the
   cloth's darker colours (which breaks the spacing). Both only complete objects whose
   colour has been partly seen (a figure, a rim), so a shadow or a lit stretch of cloth
-  is never taken for one.
+  is never taken for one; by the spacing alone, only a row of pieces is (a stretch
+  several times longer than wide, clear of the frame's edge).
 * A checked cloth also repeats itself: one period along either axis lands on a cell of
   the same colour. Where a pixel's colour recurs one period away in none of the four
   directions, over more than a cell, something lies on the cloth, even a pale tile
