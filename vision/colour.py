@@ -67,7 +67,11 @@ PAIR_CONTEXT = 4
 #: misfit are compared with it where the two differ.
 CLOSE_RATIO, CLOSE_SLACK = 2.5, 0.02
 #: Two members whose window covers more than this share of the face differ all over
-#: (in colour): the overall fit judges them.
+#: (in colour): the overall fit judges them. Not heart twins (the same tile with and
+#: without its heart): they share their colour, and a heart drawn as a thin outline
+#: round the whole figure (vesper) spans the face, yet the overall fit, on half-size
+#: patches, blurs the line away (vesper seed 2024 #11: three hearts clear in the photo
+#: read plain, 0.002-0.02 apart).
 LOCAL_SHARE = 0.5
 #: A token's free reading gives way to a member whose free misfit is within this factor
 #: of its own and whose misfit at the frame's brightness scale is lower by this much
@@ -239,8 +243,10 @@ def _learn_faces(templates: np.ndarray, mask: np.ndarray) -> _Faces:
     return _Faces(pixels, (pixels * pixels).sum(axis=1), pixels.sum(axis=1), blurred, on_mask)
 
 
-def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> _Pair:
-    """Where two (blurred) faces differ, and both faces at every allowed shift there.
+def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray, twins: bool = False) -> _Pair:
+    """Where two (blurred) faces differ, and both faces at every allowed shift there;
+    ``twins``: heart twins, compared there however much of the face that is
+    (:data:`LOCAL_SHARE`).
 
     A pixel's weight is the blurred difference itself plus a floor, so the context round
     a heart (the figure it sits on) still fixes the local brightness and contrast.
@@ -254,7 +260,8 @@ def _learn_pair(a: np.ndarray, b: np.ndarray, mask: np.ndarray) -> _Pair:
     reach = 2 * round(PAIR_CONTEXT * scale) + 1
     window = cv2.dilate(spot, np.ones((reach, reach), np.uint8)).astype(bool) & mask
     rows, cols = np.nonzero(window)
-    if not 0 < len(rows) <= LOCAL_SHARE * mask.sum():  # all over, or nowhere: no window
+    all_over = not twins and len(rows) > LOCAL_SHARE * mask.sum()
+    if all_over or not len(rows):  # no window
         nothing = np.zeros((0, 3))
         return _Pair(False, nothing, nothing, 1.0, nothing, nothing, nothing)
     weight = difference[rows, cols].astype(np.float64) + 0.1 * peak
@@ -322,13 +329,21 @@ class _Memory:
         return self._keep(self.faces, key, lambda: _learn_faces(templates, mask), self.limit)
 
     def learn_pair(
-        self, key: tuple, faces: _Faces, i: int, j: int, mask: np.ndarray, blur: int = 0
+        self,
+        key: tuple,
+        faces: _Faces,
+        i: int,
+        j: int,
+        mask: np.ndarray,
+        blur: int = 0,
+        twins: bool = False,
     ) -> _Pair:
-        """Faces ``i`` and ``j`` compared where they differ, at ``FACE_BLURS[blur]``."""
+        """Faces ``i`` and ``j`` compared where they differ, at ``FACE_BLURS[blur]``
+        (``twins``: see :func:`_learn_pair`)."""
         return self._keep(
             self.pairs,
-            (key, i, j, blur),
-            lambda: _learn_pair(faces.blurred[blur, i], faces.blurred[blur, j], mask),
+            (key, i, j, blur, twins),
+            lambda: _learn_pair(faces.blurred[blur, i], faces.blurred[blur, j], mask, twins),
             16 * self.limit,  # a pair holds some 200 kB
         )
 
@@ -1009,6 +1024,8 @@ class FrameColours:
     array: its faces are then reduced once (they are also remembered across frames).
     Without ``gains`` the frame's lamp is estimated, from ``kelvins`` and the pieces'
     ``weights``; :attr:`gains` holds it and :meth:`decide` gives a piece's member.
+    ``twins[k]`` (optional): each of piece ``k``'s members' heart twin, as an index among
+    them (-1: none), as :attr:`vision.naming.Naming.heart_twins` gives it.
     """
 
     def __init__(
@@ -1020,12 +1037,14 @@ class FrameColours:
         weights: np.ndarray | None = None,
         gains: np.ndarray | None = None,
         beyond: list[np.ndarray | None] | None = None,
+        twins: list[np.ndarray] | None = None,
     ) -> None:
         """``beyond`` (optional): each piece cut :data:`BEYOND_MARGIN` wider, upright like
         its patch (None: not known); where given, the piece's faces are fitted with its
         edge mixed with what lies there (:func:`edge_mixed_residuals`)."""
         beyond = None if beyond is None else list(beyond)
         self.mask = mask
+        self.twins = twins
         mask_key = hash(np.packbits(mask).tobytes())
         keys_by_array: dict[int, tuple] = {}
         for templates in member_templates:
@@ -1139,12 +1158,18 @@ class FrameColours:
         misfit = float(self.pinned[index, self.decide(index)[0]])
         return misfit > (1.0 / FAINT_SCALE - 1.0) ** 2
 
+    def _pair(self, index: int, low: int, high: int, blur: int) -> _Pair:
+        """Members ``low`` and ``high`` of piece ``index`` where they differ."""
+        twins = self.twins is not None and self.twins[index][low] == high
+        faces = self.faces[index]
+        return _MEMORY.learn_pair(self.keys[index], faces, low, high, self.mask, blur, twins)
+
     def twin_errors(self, index: int, a: int, b: int, blur: int) -> tuple[float, float]:
         """Members ``a`` and ``b`` of piece ``index`` compared only where their faces
         differ (as :meth:`decide` compares a close challenger), each one's misfit there,
         with the faces softened by ``FACE_BLURS[blur]`` (see :meth:`blur_of`)."""
         low, high = sorted((a, b))
-        pair = _MEMORY.learn_pair(self.keys[index], self.faces[index], low, high, self.mask, blur)
+        pair = self._pair(index, low, high, blur)
         if not pair.local:  # they differ all over: the overall fit says it
             return float(self.residuals[index, a]), float(self.residuals[index, b])
         key = (index, low, high, blur)
@@ -1160,7 +1185,7 @@ class FrameColours:
         each of ``turns`` (see :func:`upright`) in place of the piece, read against its
         faces under the same lamp. One row per turn: ``a``'s misfit, then ``b``'s."""
         low, high = sorted((a, b))
-        pair = _MEMORY.learn_pair(self.keys[index], self.faces[index], low, high, self.mask, blur)
+        pair = self._pair(index, low, high, blur)
         if not pair.local:
             faces = self.faces[index].blurred[blur, [low, high]]
             turned = [upright(patch, turn) for turn in turns]
@@ -1215,7 +1240,10 @@ def decide_member(
     gains: np.ndarray,
     mask: np.ndarray,
     exclude: frozenset[int] = frozenset(),
+    twins: np.ndarray | None = None,
 ) -> tuple[int, float]:
     """The member that explains one patch under ``gains``, and how clearly (0..1);
-    members in ``exclude`` (faces already seen elsewhere in the frame) are left out."""
-    return FrameColours([patch], [templates], mask, gains=gains).decide(0, exclude)
+    members in ``exclude`` (faces already seen elsewhere in the frame) are left out;
+    ``twins``: each member's heart twin (see :class:`FrameColours`)."""
+    pairs = None if twins is None else [twins]
+    return FrameColours([patch], [templates], mask, gains=gains, twins=pairs).decide(0, exclude)

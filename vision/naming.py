@@ -200,6 +200,7 @@ class Naming:
                 self.config.illuminant_kelvins,
                 weights,
                 beyond=around,
+                twins=[self.heart_twins[chosen[i].group] for i in subset],
             )
             gains = frame.gains
             where = {i: (frame, k) for k, i in enumerate(subset)}
@@ -507,11 +508,15 @@ class Naming:
                 hearts[i] = upright(s.patch, angles[best_turn - 1])
         if hearts:
             members = [self.member_faces[chosen[i].group] for i in hearts]
-            turned = FrameColours(list(hearts.values()), members, frame.mask, gains=frame.gains)
+            twins = [self.heart_twins[chosen[i].group] for i in hearts]
+            turned = FrameColours(
+                list(hearts.values()), members, frame.mask, gains=frame.gains, twins=twins
+            )
             found.update({i: (turned, v) for v, i in enumerate(hearts)})
         if variants:
             members = [self.member_faces[chosen[i].group] for i, _ in owners]
-            turned = FrameColours(variants, members, mask, gains=frame.gains)
+            twins = [self.heart_twins[chosen[i].group] for i, _ in owners]
+            turned = FrameColours(variants, members, mask, gains=frame.gains, twins=twins)
             best: dict[int, tuple[float, tuple[FrameColours, int]]] = {}
             for v, (i, k) in enumerate(owners):
                 if i not in best:

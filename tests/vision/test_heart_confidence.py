@@ -82,3 +82,13 @@ def test_a_round_heart_seen_in_another_turn_makes_a_plain_reading_unsure(hatch):
         photo = evaluation_photo(hatch.tileset, 7, 2, index)
         tile, confidence = _read_as(hatch, photo, name)
         assert tile.heart or confidence < 0.7, name
+
+
+def test_a_heart_drawn_round_the_whole_figure_is_read_with_it(tmp_path):
+    # vesper draws its heart as a thin outline round the figure; seed 2024 #11's red
+    # vampire and monk and yellow garlic showed theirs clearly, and were read plain (the
+    # twins' overall fits 0.002-0.02 apart, the line blurred away at half size)
+    vesper = Recogniser(style_tileset("vesper", tmp_path))
+    photo = evaluation_photo(vesper.tileset, 2024, 2, 11)
+    tiles = {str(t.tile) for t in vesper.detect(photo.image).tiles}
+    assert {"red-vampire-heart", "red-monk-heart", "yellow-garlic-heart"} <= tiles
