@@ -46,6 +46,12 @@ OVERLAP = 0.7
 IN_LINE = 0.9
 #: The fewest alike tokens side by side that make a print.
 LEAST_COPIES = 3
+#: Backs with no face reported beside them stand as a row (its ends missed, or read
+#: too unsurely to report) only where they were read at least this surely (their
+#: median confidence): the deposit mat's printed circles, evenly spaced in a line,
+#: passed for four backs (0.19-0.34) between two unsure faces (0.35-0.38) on inkwash
+#: seed 2024 #11; a row's backs read beyond doubt (1.0) on every other photo.
+FACELESS_ROW_MIN = 0.5
 
 
 def as_the_rules_allow(
@@ -82,7 +88,8 @@ def backs_with_no_face(
 ) -> set[int]:
     """Indices of the backs among ``tokens`` whose group of tokens lying side by side
     (with the ``unsure`` ones, which may be a row's ends read too unsurely to report)
-    holds no face-up token and is no row (:func:`a_row_of_backs`).
+    holds no face-up token and is no row (:func:`a_row_of_backs`), or holds none
+    reported and was read unsurely (:data:`FACELESS_ROW_MIN`).
 
     By the rules a row's ends lie face up, and a row of one is face up, so backs with
     no face beside them are a row whose ends were missed or no player's row at all.
@@ -102,11 +109,15 @@ def backs_with_no_face(
     rows = [g for g in groups if len(g) >= 2 and any(pieces[i].face_up for i in g)]
     faceless: set[int] = set()
     for group in groups:
-        if any(pieces[i].face_up for i in group) or a_row_of_backs(pieces, group):
+        reported = [i for i in group if i < len(tokens)]
+        if not reported or any(pieces[i].face_up for i in reported):
             continue
-        if any(_in_line_with(pieces, group, row) for row in rows):
+        sure = np.median([pieces[i].confidence for i in reported]) >= FACELESS_ROW_MIN
+        if sure and (any(pieces[i].face_up for i in group) or a_row_of_backs(pieces, group)):
             continue
-        faceless |= {i for i in group if i < len(tokens)}
+        if any(_in_line_with(pieces, group, row) for row in rows if row is not group):
+            continue
+        faceless |= set(reported)
     return faceless
 
 

@@ -181,6 +181,18 @@ def test_backs_beside_a_face_too_unsure_to_report_may_still_be_a_row():
     assert backs_with_no_face(backs, [_unsure(_token(100, 300, "white"), 0.3)]) == set()
 
 
+def test_unsure_backs_with_no_face_reported_beside_them_are_no_row():
+    # the deposit mat's printed circles (inkwash seed 2024 #11): four evenly spaced
+    # "backs" read at 0.19-0.34 between two "faces" too unsure to report
+    backs = [_unsure(_token(131 + 31 * k, 300, None), 0.3) for k in range(4)]
+    ends = [_unsure(_token(100, 300, "white"), 0.35), _unsure(_token(255, 300, "red"), 0.38)]
+    assert backs_with_no_face(backs, ends) == {0, 1, 2, 3}
+    assert backs_with_no_face(backs) == {0, 1, 2, 3}
+    sure = [_unsure(back, 0.9) for back in backs]
+    assert backs_with_no_face(sure, ends) == set()
+    assert backs_with_no_face(sure) == set()
+
+
 def test_a_print_with_one_copy_not_read_is_still_a_print():
     # the mat's moons on a dim table: the third of four matched no token
     tokens = [_token(100, 200 + 31 * k, "black") for k in (0, 1, 3)]
