@@ -50,7 +50,8 @@ LEAST_COPIES = 3
 #: too unsurely to report) only where they were read at least this surely (their
 #: median confidence): the deposit mat's printed circles, evenly spaced in a line,
 #: passed for four backs (0.19-0.34) between two unsure faces (0.35-0.38) on inkwash
-#: seed 2024 #11; a row's backs read beyond doubt (1.0) on every other photo.
+#: seed 2024 #11; no other photo of the 52 styles' runs (as rendered and at the real
+#: level) had backs with no face reported beside them read so unsurely.
 FACELESS_ROW_MIN = 0.5
 
 
@@ -88,8 +89,8 @@ def backs_with_no_face(
 ) -> set[int]:
     """Indices of the backs among ``tokens`` whose group of tokens lying side by side
     (with the ``unsure`` ones, which may be a row's ends read too unsurely to report)
-    holds no face-up token and is no row (:func:`a_row_of_backs`), or holds none
-    reported and was read unsurely (:data:`FACELESS_ROW_MIN`).
+    holds no face-up token and is no row (:func:`a_row_of_backs`), or holds no face
+    reported and its backs were read unsurely (:data:`FACELESS_ROW_MIN`).
 
     By the rules a row's ends lie face up, and a row of one is face up, so backs with
     no face beside them are a row whose ends were missed or no player's row at all.
