@@ -312,6 +312,22 @@ def ringed_token(image: np.ndarray, centre: tuple[int, int], radius: int) -> Non
     cv2.ellipse(image, centre, (radius // 2, radius // 4), 0, 0, 360, (236, 240, 242), -1)
 
 
+def _assert_discs_alone(
+    mask: np.ndarray,
+    discs: list[tuple[tuple[int, int], int]],
+    within: int,
+    least: float,
+    beyond: int,
+) -> None:
+    """Each disc (centre, radius) ``within`` px in from its edge is at least ``least``
+    object, and next to nothing is object ``beyond`` px past every disc."""
+    around = np.zeros((HEIGHT, WIDTH), bool)
+    for centre, radius in discs:
+        assert coverage(mask, disc_mask(centre, radius - within)) > least, centre
+        around |= disc_mask(centre, radius + beyond)
+    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+
+
 def test_coloured_tokens_with_pale_rings_on_a_checked_cloth_are_whole(
     config: VisionConfig,
 ) -> None:
@@ -322,12 +338,7 @@ def test_coloured_tokens_with_pale_rings_on_a_checked_cloth_are_whole(
     for centre, radius in tokens:
         ringed_token(frame, centre, radius)
     mask = object_mask(camera(frame), config)
-    for centre, radius in tokens:
-        assert coverage(mask, disc_mask(centre, radius - 1)) > 0.97, centre
-    around = np.zeros((HEIGHT, WIDTH), bool)
-    for centre, radius in tokens:
-        around |= disc_mask(centre, radius + 6)
-    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+    _assert_discs_alone(mask, tokens, within=1, least=0.97, beyond=6)
 
 
 BLOCK = (220, 110)  # top-left corner of a 3x2 block of 50 px tiles
@@ -809,12 +820,7 @@ def test_a_row_of_pale_tokens_no_colour_sees_on_a_gingham_is_an_object(
     for centre, radius in tokens:
         lace_token(frame, centre, radius)
     mask = object_mask(camera(frame), config)
-    for centre, radius in tokens:
-        assert coverage(mask, disc_mask(centre, radius - 2)) > 0.9, centre
-    around = np.zeros((HEIGHT, WIDTH), bool)
-    for centre, radius in tokens:
-        around |= disc_mask(centre, radius + 8)
-    assert np.count_nonzero(mask[~around]) < 0.002 * mask.size
+    _assert_discs_alone(mask, tokens, within=2, least=0.9, beyond=8)
 
 
 def test_one_pale_token_no_colour_sees_on_a_gingham_is_left_to_the_searches(
