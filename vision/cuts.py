@@ -73,6 +73,11 @@ def settled(scoring: Scoring, s: Scored, sizes: SizeModel | None) -> bool:
     )
 
 
+#: A disc this many times wider than the frame's guessed size (its lone discs', untrusted)
+#: is no one piece (see :func:`split_candidates`).
+_HEAP_OVER_GUESS = 3.0
+
+
 def split_candidates(
     scoring: Scoring,
     frame: Frame,
@@ -157,10 +162,19 @@ def split_candidates(
             # block welded into one slab (a cloth in its tiles' colours) may show one
             # deep distance peak only, read as one disc: its outline is no disc's
             slab = not side and not is_single_disc(blob)
-            one_disc = len(quads) == 1 and discs_cover >= 0.8 and not slab
+            # a size only guessed from the frame's lone discs (its tokens, where no tile
+            # lies alone) says nothing of a "disc" many times wider: a heap of tiles
+            # with one deep distance peak, whose rims are looked for at any size
+            heap = (
+                not trusted
+                and bool(side)
+                and len(quads) == 1
+                and _side(quads[0]) > _HEAP_OVER_GUESS * side
+            )
+            one_disc = len(quads) == 1 and discs_cover >= 0.8 and not slab and not heap
             if round_tiles and not one_disc:
                 # packed, or not split at all: look for the discs' rims
-                radius = side / 2 if side else None
+                radius = side / 2 if side and not heap else None
                 circles = [
                     q
                     for q in circle_split(blob, frame.grey, radius, sure=read_in_blocks)

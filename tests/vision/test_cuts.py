@@ -5,6 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.evaluate import evaluation_photo, score_photo
+from vision.recogniser import Recogniser
+from vision.synth.regression import style_tileset
 from vision.synth.scene import paste
 
 
@@ -28,3 +31,14 @@ def test_a_token_face_printed_side_by_side_is_no_player_s_tokens(round_set, roun
         (84, "red"),
     ]
     assert sum("printed side by side" in r.reason for r in result.rejected) == 5
+
+
+def test_a_heap_of_round_tiles_with_only_tokens_alone_beside_it_is_split(tmp_path):
+    # sticker seed 2024 #7 at the real level: every tile lies in one packed heap (one
+    # deep distance peak, one "disc" seven times the frame's lone discs), and those lone
+    # discs are tokens: the size they give is no tile's, and the heap was read as one
+    # piece, 1 of its 15 tiles found
+    sticker = Recogniser(style_tileset("sticker", tmp_path))
+    photo = evaluation_photo(sticker.tileset, 2024, 3, 7)
+    result = sticker.detect(photo.image)
+    assert score_photo(photo, result, 3, 7).tiles_right >= 14
