@@ -42,8 +42,12 @@ STEP_RANGE = (0.88, 1.2)
 #: :data:`STEP_RANGE`).
 OVERLAP = 0.7
 #: A token lies in line with a row when the angle between the row and it is under
-#: about 25°.
+#: about 25°...
 IN_LINE = 0.9
+#: ...and it lies within this many diameters of the row's line: 25° over four steps
+#: past a row's end is nearly two tokens aside, where a heap of tiles read as backs
+#: beside a row's end lay (stitch seed 2024 #3 at the real level, five "backs").
+ACROSS_ROW = 1.0
 #: The fewest alike tokens side by side that make a print.
 LEAST_COPIES = 3
 #: Backs with no face reported beside them stand as a row (its ends missed, or read
@@ -130,7 +134,8 @@ def _in_line_with(
     tokens: Sequence[TokenDetection], group: Sequence[int], row: Sequence[int]
 ) -> bool:
     """Whether a token of ``group`` lies on along the straight line of ``row``, a few
-    steps past its nearer end (:data:`_MISSED_IN_A_ROW` tokens not read between)."""
+    steps past its nearer end (:data:`_MISSED_IN_A_ROW` tokens not read between), and
+    within :data:`ACROSS_ROW` of that line."""
     centres = np.array([t.center for t in tokens], dtype=np.float64)
     diameter = float(np.median([_diameter(tokens[i].polygon) for i in row]))
     inside = centres[list(row)]
@@ -138,6 +143,8 @@ def _in_line_with(
     if line is None:
         return False
     way = line[0]
+    across_way = np.array([-way[1], way[0]])
+    middle = inside.mean(axis=0)
     reach = (_MISSED_IN_A_ROW + 1) * STEP_RANGE[1] * diameter
     for k in group:
         offsets = centres[k] - inside
@@ -146,6 +153,7 @@ def _in_line_with(
         if (
             apart[nearest] <= reach
             and abs(float(offsets[nearest] @ way)) >= IN_LINE * apart[nearest]
+            and abs(float((centres[k] - middle) @ across_way)) <= ACROSS_ROW * diameter
         ):
             return True
     return False

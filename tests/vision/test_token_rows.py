@@ -175,6 +175,17 @@ def test_a_back_in_line_with_a_row_past_tokens_not_read_is_the_row_s():
     assert backs_with_no_face([*row, beyond, off_line]) == {4}
 
 
+def test_backs_a_few_steps_past_a_row_but_off_its_line_are_not_the_row_s():
+    # stitch seed 2024 #3 at the real level: tiles of a heap read as backs lay within
+    # 25 degrees of a row's line three and four steps past its end, but a token and a
+    # half aside of it
+    row = [_token(300 + 31 * k, 300, None if k < 2 else "red") for k in range(3)]
+    clump = [_token(207, 258, None), _token(176, 252, None), _token(192, 225, None)]
+    assert backs_with_no_face([*row, *clump]) == {3, 4, 5}
+    along = _token(207, 290, None)
+    assert backs_with_no_face([*row, along]) == set()
+
+
 def test_backs_beside_a_face_too_unsure_to_report_may_still_be_a_row():
     # the row's end was read face up, but too unsurely to report
     backs = [_token(131, 300, None), _token(162, 300, None)]
