@@ -1160,7 +1160,7 @@ class FrameColours:
 
     def _pair(self, index: int, low: int, high: int, blur: int) -> _Pair:
         """Members ``low`` and ``high`` of piece ``index`` where they differ."""
-        twins = self.twins is not None and self.twins[index][low] == high
+        twins = self.twins is not None and bool(self.twins[index][low] == high)
         faces = self.faces[index]
         return _MEMORY.learn_pair(self.keys[index], faces, low, high, self.mask, blur, twins)
 
