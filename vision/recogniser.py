@@ -186,6 +186,9 @@ class Recogniser:
         if cored is not chosen:
             # the tiles round cores were all the frame had, its size read from labels
             chosen, size_at = cored, scoring.size_model(cored, calibrated)
+        if size_at is None:
+            # nothing said how large a tile is: perhaps only the figures stand out
+            chosen, size_at = fragments.sized_by_figures(scoring, frame, chosen, calibrated)
         # what the object mask missed, looked for where the pieces found say it lies
         chosen = rims.look_again(scoring, frame, chosen, size_at)
         chosen = fragments.around_fragments(scoring, frame, chosen, size_at)

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import find_blobs
-from vision.evaluate import evaluation_photo
+from vision.evaluate import evaluation_photo, score_photo
 from vision.recogniser import Recogniser
 from vision.searches.fragments import _DISC_FIT, _disc_places
 from vision.synth.regression import style_tileset
@@ -126,3 +126,18 @@ def test_a_square_round_a_figure_is_aligned_again_from_its_next_best_turns(tmp_p
     tileset = style_tileset("tarot", tmp_path)
     truth, read = _found_at(tileset, 2024, 13, (822, 615))
     assert read == [truth]
+
+
+def test_a_frame_where_nothing_says_a_tiles_size_is_read_round_its_figures_at_each_size(
+    tmp_path,
+):
+    # hard level, seed 2024's ninth photo of a check style of neon signs on a black
+    # brick wall: all 15 tiles (124 px) touch in one block on a charcoal cloth as dark
+    # as the wall, so the mask holds only the glowing tubes; no blob is a tile's shape
+    # and nothing said how large a tile is, so nothing was read. Round the tubes, at
+    # the side of a ladder over a tile's sizes that finds the most, the block is read
+    tileset = style_tileset("neon", tmp_path)
+    photo = evaluation_photo(tileset, 2024, 2, 8)
+    score = score_photo(photo, Recogniser(tileset).detect(photo.image), 2, 8)
+    assert score.tiles_right >= 14
+    assert score.false_positives == 0

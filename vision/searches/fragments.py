@@ -60,9 +60,50 @@ _FRAGMENT_SHARE = (0.05, 0.7)
 _FRAGMENT_TURNS = 6
 #: ...and the next this many best of them aligned too where the best did not align clearly.
 _FRAGMENT_AGAIN = 2
+#: A frame in which nothing said how large a tile is is read round its figure bits at
+#: tile sides from this share of the frame's width to this one...
+_SIDE_LADDER = (0.03, 0.2)
+#: ...each this much larger than the last: a square cut within about a tenth of its
+#: tile's side still aligns onto it (neon seed 2024 #8, 123 px tiles: read at 100 and
+#: 123 px, not at 80).
+_SIDE_STEP = 1.25
 #: Bits of one figure lie within this many tile sides of each other (two bits towards
 #: opposite corners, half-way out, are 0.71 apart; the figures of touching tiles about 1).
 _FIGURE_SPAN = 0.8
+
+
+def sized_by_figures(
+    scoring: Scoring, frame: Frame, chosen: list[Scored], calibrated: float | None
+) -> tuple[list[Scored], SizeModel | None]:
+    """The chosen pieces, with the tiles round figure bits found at the side that finds
+    the most of them, and the size those tiles then say; for a frame where nothing said
+    how large a tile is.
+
+    A block of dark tiles touching on a cloth as dark as their ground (a neon sign's
+    brick wall on charcoal) leaves only the figures in the mask: no blob is a tile's
+    shape, no tile matches, and without a size no search looks round the figures
+    (neon seed 2024 #8: none of 15 read; round its figures at the tiles' size, all 15).
+    Each side of a ladder over the sizes a tile can have in a photo is tried in turn;
+    every find there is kept as :func:`around_fragments` keeps it (a clear match, an
+    outline all round or a match beyond doubt), so a side far off the tiles' own finds
+    little or nothing.
+    """
+    if frame.blobs == [] or not scoring.tileset.has_tiles:
+        return chosen, None
+    width = frame.image.shape[1]
+    best, most = chosen, 0
+    side = _SIDE_LADDER[0] * width
+    while side <= _SIDE_LADDER[1] * width:
+        found = around_fragments(scoring, frame, chosen, lambda _, s=side: s)
+        tiles = sum(not scoring.is_token(s) for s in found) - sum(
+            not scoring.is_token(s) for s in chosen
+        )
+        if tiles > most:
+            best, most = found, tiles
+        side *= _SIDE_STEP
+    if not most:
+        return chosen, None
+    return best, scoring.size_model(best, calibrated)
 
 
 def around_fragments(
@@ -83,48 +124,11 @@ def around_fragments(
         return chosen
     round_ = scoring.tileset.tile_shape == "round"
     tiles = ~scoring.token_groups
-    shapes = [s.candidate for s in chosen if s.candidate.round and tiles[s.group]]
-    if round_ and not shapes:
-        return chosen
     firm = [s for s in chosen if not scoring.doubtful(s, size_at(s.candidate.center))]
-    area = math.pi / 4 if round_ else 1.0  # a tile's area in its side squared
-    bits: list[tuple[tuple[float, float], float, float]] = []  # centre, side, share
-    for blob in frame.blobs:
-        centre = blob_centre(blob, frame.scale)
-        side = size_at(centre)
-        share = blob.area * frame.scale**2 / (side**2 * area)
-        if share <= _FRAGMENT_SHARE[1] and all(
-            distance(centre, s.candidate.center) >= 0.7 * side for s in firm
-        ):
-            bits.append((centre, side, share))
-    cells: list[Candidate] = []
-    places: dict[int, tuple[np.ndarray, float]] = {}
-    # a figure may fall apart into several bits (a bulb and its stalk): those
-    # closer than a tile's side are one figure, centred on their weighted middle
-    for index, group in enumerate(_clusters(bits)):
-        shares = np.array([share for _, _, share in group])
-        if not _FRAGMENT_SHARE[0] <= shares.sum() <= _FRAGMENT_SHARE[1]:
-            continue
-        centre = np.average([c for c, _, _ in group], axis=0, weights=shares)
-        side = size_at((float(centre[0]), float(centre[1])))
-        if round_:
-            cells.append(Candidate(shaped_like(shapes, centre, side), True, index, 0))
-            continue
-        places[index] = (centre, side)
-        for turn in range(0, 90, 90 // _FRAGMENT_TURNS):
-            quad = square_quad(centre, side / 2, math.radians(turn))
-            cells.append(Candidate(quad.astype(np.float32), False, index, 0))
-    if not cells:
+    tried, places = _first_looks(scoring, frame, chosen, firm, size_at)
+    if not tried:
         return chosen
-    best: dict[int, Scored] = {}
-    tried: dict[int, list[Scored]] = {}
-    # a disc is centred on the figure, which need not lie in the middle of its face
-    # (squares are tried in several turns and by their outline instead)
-    score = scoring.score_shifted if round_ else scoring.score_structure
-    for s in score(frame.pyramid, cells, tiles):
-        tried.setdefault(s.candidate.blob, []).append(s)
-        if s.candidate.blob not in best or s.score > best[s.candidate.blob].score:
-            best[s.candidate.blob] = s
+    best = {k: max(looks, key=lambda s: s.score) for k, looks in tried.items()}
     # where no square centred on the bits looks like a tile yet, the square whose
     # outline the frame's edges show best (the bits may lie off the tile's middle)
     unclear = [k for k in places if best[k].score < scoring.config.second_look_min]
@@ -151,6 +155,60 @@ def around_fragments(
     kept = kept_sure_or_outlined(scoring, frame, aligned, least, size_at, not round_)
     found = [s for s in kept if clear_of(s.candidate.center, firm)]
     return displaced(chosen, one_per_place(found)[0])
+
+
+def _first_looks(
+    scoring: Scoring,
+    frame: Frame,
+    chosen: list[Scored],
+    firm: list[Scored],
+    size_at: SizeModel,
+) -> tuple[dict[int, list[Scored]], dict[int, tuple[np.ndarray, float]]]:
+    """The tile-sized pieces laid over each figure no ``firm`` piece explains, matched
+    as cut (by figure), and where each square's figure lies and how large its tile is.
+
+    A figure may fall apart into several bits (a bulb and its stalk): those closer
+    than a tile's side are one figure, centred on their weighted middle. A disc takes
+    the shape of the nearest round tile in ``chosen`` (the table's tilt there), or is a
+    circle where there is none; it is matched shifted, as a figure need not lie in the
+    middle of its face (squares are tried in several turns, and by their outline
+    later, instead).
+    """
+    round_ = scoring.tileset.tile_shape == "round"
+    tiles = ~scoring.token_groups
+    shapes = [s.candidate for s in chosen if s.candidate.round and tiles[s.group]]
+    area = math.pi / 4 if round_ else 1.0  # a tile's area in its side squared
+    bits: list[tuple[tuple[float, float], float, float]] = []  # centre, side, share
+    for blob in frame.blobs:
+        centre = blob_centre(blob, frame.scale)
+        side = size_at(centre)
+        share = blob.area * frame.scale**2 / (side**2 * area)
+        if share <= _FRAGMENT_SHARE[1] and all(
+            distance(centre, s.candidate.center) >= 0.7 * side for s in firm
+        ):
+            bits.append((centre, side, share))
+    cells: list[Candidate] = []
+    places: dict[int, tuple[np.ndarray, float]] = {}
+    for index, group in enumerate(_clusters(bits)):
+        shares = np.array([share for _, _, share in group])
+        if not _FRAGMENT_SHARE[0] <= shares.sum() <= _FRAGMENT_SHARE[1]:
+            continue
+        centre = np.average([c for c, _, _ in group], axis=0, weights=shares)
+        side = size_at((float(centre[0]), float(centre[1])))
+        if round_:
+            disc = shaped_like(shapes, centre, side) if shapes else square_quad(centre, side / 2, 0)
+            cells.append(Candidate(disc.astype(np.float32), True, index, 0))
+            continue
+        places[index] = (centre, side)
+        for turn in range(0, 90, 90 // _FRAGMENT_TURNS):
+            quad = square_quad(centre, side / 2, math.radians(turn))
+            cells.append(Candidate(quad.astype(np.float32), False, index, 0))
+    tried: dict[int, list[Scored]] = {}
+    if cells:
+        score = scoring.score_shifted if round_ else scoring.score_structure
+        for s in score(frame.pyramid, cells, tiles):
+            tried.setdefault(s.candidate.blob, []).append(s)
+    return tried, places
 
 
 def _other_turns_aligned(
