@@ -264,8 +264,8 @@ class Naming:
                 reason = f"unsure ({confidence:.2f})"
                 unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
             elif i in twice:
-                # a unique tile read twice: see _read_twice
-                unsure.append(RejectedCandidate(c.center, c.polygon(), f"{label.tile} again"))
+                # a unique tile read twice, or a print: see _read_twice
+                unsure.append(RejectedCandidate(c.center, c.polygon(), twice[i]))
             elif label.tile is not None:
                 # whether it is a tile was settled above; how surely its heart was read
                 # only lowers what is reported (a tile is easier to correct than to add)
@@ -661,13 +661,20 @@ def _tile_holders(
     return list(holders.values())
 
 
+#: A face still read this many times once :meth:`Naming.settle_duplicates` is done is
+#: printed, not laid: every tile read in the blob it was read in is a print too.
+PRINT_REPEATS = 3
+
+
 def _read_twice(
     model: AppearanceModel,
     chosen: list[Scored],
     results: dict[int, tuple[int, float]],
     scoring: Scoring,
-) -> set[int]:
-    """The pieces read as a Moon tile that a surer piece of the frame reads as too.
+) -> dict[int, str]:
+    """The pieces read as a Moon tile that are none, each with why: a tile a surer
+    piece of the frame reads as too, or any tile read in a blob where one face is read
+    :data:`PRINT_REPEATS` times or more.
 
     Every tile is unique, and :meth:`Naming.settle_duplicates` has already given each
     clash's less sure pieces their next best faces, three times over. What still
@@ -675,10 +682,31 @@ def _read_twice(
     mat's slots, outlined squares, all read as one line-rich stained-glass face
     (``leaded`` seed 2024 #9: seventeen pieces as one tile, clear in structure, at
     confidence 0). Over the 1,160 hard photos of the regression sets no true tile
-    was among them.
+    was among them. Nor, where one face is read three times or more, are its surest
+    read or the other faces read in the same blob: the same mat's slots read as
+    twenty green maidens and, settled, as four other maidens and a blue garlic, five
+    false tiles (a block of true tiles is one blob too, but its faces settle apart).
     """
     every = list(range(len(chosen)))
-    return {i for ids in _tile_holders(model, chosen, every, results, scoring) for i in ids[1:]}
+    holders = _tile_holders(model, chosen, every, results, scoring)
+    printed = {
+        chosen[i].candidate.blob: _label_of(model, chosen[i], results[i][0]).tile
+        for ids in holders
+        if len(ids) >= PRINT_REPEATS
+        for i in ids
+        if chosen[i].candidate.blob >= 0  # a search's find has a number of its own
+    }
+    why: dict[int, str] = {}
+    for ids in holders:
+        tile = _label_of(model, chosen[ids[0]], results[ids[0]][0]).tile
+        for i in ids[1:]:
+            why[i] = f"{tile} again"
+        if len(ids) >= PRINT_REPEATS:
+            why[ids[0]] = f"a print ({tile} read over and over)"
+        for i in ids:
+            if chosen[i].candidate.blob in printed:
+                why[i] = f"a print ({printed[chosen[i].candidate.blob]} read over and over)"
+    return why
 
 
 def _label_of(model: AppearanceModel, s: Scored, member: int):

@@ -1031,5 +1031,18 @@ def test_a_tile_read_twice_even_after_settling_is_a_repeated_print_not_two_tiles
     result = Recogniser(tileset).detect(photo.image)
     ids = [t.tile for t in result.tiles]
     assert len(ids) == len(set(ids))
-    assert sum(r.reason.endswith(" again") for r in result.rejected) >= 10
+    repeated = [r for r in result.rejected if r.reason.endswith((" again", "over and over)"))]
+    assert len(repeated) >= 10
     assert score_photo(photo, result, 2, 9).tiles_right == len(photo.tiles)
+
+
+def test_a_face_read_over_and_over_in_one_blob_makes_the_blob_a_print(tmp_path):
+    # the same photo: settled, the mat's slots still read as twenty green maidens and
+    # as four other maidens and a blue garlic, five false tiles; the face read three
+    # times or more makes every tile read in the mat's blob a print (only the hand's
+    # two false maidens, a blob of their own, are left)
+    tileset = style_tileset("leaded", tmp_path)
+    photo = evaluation_photo(tileset, 2024, 2, 9)
+    result = Recogniser(tileset).detect(photo.image)
+    assert score_photo(photo, result, 2, 9).false_positives <= 2
+    assert sum(r.reason.startswith("a print (") for r in result.rejected) >= 20
