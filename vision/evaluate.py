@@ -139,6 +139,15 @@ def evaluation_photo(
     return render_photo(tileset, rng, level=level, n_tiles=15, token_rows=token_rows)
 
 
+def empty_table_photo(tileset: TileSet, seed: int, level: int, index: int) -> SyntheticPhoto:
+    """The ``index``-th photo of a table with no piece on it, only the level's other
+    things (cards, dice, a hand, the deposit mat): what the camera over a table sees
+    between games, where every tile or token read is a false one. The scene's scale
+    is ``tileset``'s (its tiles' size in millimetres sets the camera's)."""
+    rng = np.random.default_rng([seed, level, index, 0])
+    return render_photo(tileset, rng, level=level, n_tiles=0)
+
+
 def evaluate(
     tileset: TileSet,
     recogniser: Recogniser,

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 
 from companion.bitenight.tiles import Tile
-from vision.evaluate import PhotoScore
+from vision.evaluate import PhotoScore, empty_table_photo, score_photo
 from vision.results import FrameResult, TileDetection
 from vision.synth import regression
 from vision.synth.regression import (
+    SAMPLES,
     PhotoSet,
     cached_photos,
     compare,
@@ -17,6 +18,11 @@ from vision.synth.regression import (
     readings_digest,
     summary_line,
 )
+from vision.tileset import load_tileset
+
+
+def _tile(name: str, x: float = 40.0, confidence: float = 0.9) -> TileDetection:
+    return TileDetection(Tile.parse(name), (x, 40.0), np.zeros((4, 2)), confidence)
 
 
 def _score(index: int, right: int, tokens_right: int = 0, ms: float = 50.0) -> PhotoScore:
@@ -41,6 +47,16 @@ def test_every_check_style_is_read_at_two_seeds_and_the_studied_ones_at_three_le
         "seal-s2024-L2",
         "seal-s7-L2",
     ]
+
+
+def test_every_style_is_read_on_an_empty_table_too_where_every_piece_read_is_false():
+    (nocturne, seal) = photo_sets(["empty"], {"nocturne", "seal"})
+    assert (nocturne.label, seal.label) == ("nocturne-s2024-L2-empty", "seal-s2024-L2-empty")
+    assert seal.scene(3) == "s2024-L2-3-empty"
+    photo = empty_table_photo(load_tileset(SAMPLES / "nocturne"), 2024, 2, 0)
+    assert not photo.tiles and not photo.tokens
+    result = FrameResult(width=1280, height=720, tiles=(_tile("red-monk"),), tokens=())
+    assert score_photo(photo, result, 2, 0).false_positives == 1
 
 
 def test_a_summary_gives_the_shares_of_tiles_photos_and_tokens_read_right():
@@ -95,8 +111,7 @@ def test_only_the_scenes_asked_for_are_rendered_and_cached(tmp_path, monkeypatch
 
 
 def test_the_readings_digest_follows_names_and_places_but_not_confidence_or_order():
-    def tile(name: str, x: float, confidence: float = 0.9) -> TileDetection:
-        return TileDetection(Tile.parse(name), (x, 40.0), np.zeros((4, 2)), confidence)
+    tile = _tile
 
     def digest(*tiles: TileDetection) -> str:
         return readings_digest(FrameResult(1280, 720, tiles=tiles))

@@ -16,6 +16,10 @@ Sets (``--sets``):
 * ``fresh``: the same four styles at the hard level, seeds 7, 31 and 555, 10 photos each.
 * ``check``: every check style (``vision.synth.check_styles``) at the hard level, seed
   2024 (20 photos) and seed 7 (10 photos).
+* ``empty``: every style above, hard level, seed 2024, 8 photos of a table with no
+  piece on it, only the cards, dice, hand and deposit mat (:func:`empty_table_photo`):
+  every tile or token read there is a false one, and nothing else measures a frame
+  with no tile to say how large one is.
 * ``real``: every style above at the real level (3: thick pieces, a webcam's lens, glare,
   two lamps, a phone's sharpening), seed 2024, 10 photos. Not in the default run: it
   measures photography none of the styles was studied on.
@@ -42,7 +46,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.evaluate import LevelReport, PhotoScore, evaluation_photo, score_photo
+from vision.evaluate import (
+    LevelReport,
+    PhotoScore,
+    empty_table_photo,
+    evaluation_photo,
+    score_photo,
+)
 from vision.recogniser import Recogniser
 from vision.results import FrameResult
 from vision.synth.art import STYLES as ART_STYLES
@@ -58,20 +68,22 @@ STUDIED = ("nocturne", "lantern", "slate", "ember")
 
 @dataclass(frozen=True)
 class PhotoSet:
-    """``photos`` photos of one style, rendered from one seed at one level."""
+    """``photos`` photos of one style, rendered from one seed at one level; ``empty``,
+    of a table with no piece on it."""
 
     style: str
     seed: int
     level: int
     photos: int
+    empty: bool = False
 
     @property
     def label(self) -> str:
-        return f"{self.style}-s{self.seed}-L{self.level}"
+        return f"{self.style}-s{self.seed}-L{self.level}" + ("-empty" if self.empty else "")
 
     def scene(self, index: int) -> str:
         """The photo's scene, the same in every style (``--scenes``)."""
-        return f"s{self.seed}-L{self.level}-{index}"
+        return f"s{self.seed}-L{self.level}-{index}" + ("-empty" if self.empty else "")
 
 
 def photo_sets(groups: list[str], styles: set[str] | None = None) -> list[PhotoSet]:
@@ -83,6 +95,8 @@ def photo_sets(groups: list[str], styles: set[str] | None = None) -> list[PhotoS
     if "check" in groups:
         for name in CHECK_STYLES:
             sets += [PhotoSet(name, 2024, 2, 20), PhotoSet(name, 7, 2, 10)]
+    if "empty" in groups:
+        sets += [PhotoSet(s, 2024, 2, 8, empty=True) for s in (*STUDIED, *CHECK_STYLES)]
     if "real" in groups:
         sets += [PhotoSet(s, 2024, 3, 10) for s in (*STUDIED, *CHECK_STYLES)]
     return [s for s in sets if styles is None or s.style in styles]
@@ -121,7 +135,8 @@ def cached_photos(
             with path.open("rb") as f:
                 yield index, pickle.load(f)
             continue
-        photo = evaluation_photo(tileset, photo_set.seed, photo_set.level, index)
+        render = empty_table_photo if photo_set.empty else evaluation_photo
+        photo = render(tileset, photo_set.seed, photo_set.level, index)
         # Written aside and renamed, so that runs sharing the cache never read half a pickle.
         partial = path.with_suffix(f".{os.getpid()}.part")
         with partial.open("wb") as f:
@@ -245,7 +260,7 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     go = sub.add_parser("run", help="read every set and write one line per photo")
     go.add_argument("out", type=Path)
-    go.add_argument("--sets", default="studied,fresh,check")
+    go.add_argument("--sets", default="studied,fresh,check,empty")
     go.add_argument("--styles", help="comma-separated styles (all by default)")
     go.add_argument("--cache", type=Path, default=Path("/tmp/regression-cache"))
     go.add_argument("--jobs", type=int, default=1)
