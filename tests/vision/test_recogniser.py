@@ -15,7 +15,7 @@ from companion.bitenight.tiles import Tile
 from tests.vision.drawn import ringed_tokens
 from vision.candidates import find_blobs
 from vision.config import VisionConfig
-from vision.evaluate import PhotoScore, evaluate, evaluation_photo, score_photo
+from vision.evaluate import PhotoScore, empty_table_photo, evaluate, evaluation_photo, score_photo
 from vision.frame import Frame
 from vision.imageio import ImageError
 from vision.recogniser import Recogniser
@@ -816,6 +816,17 @@ def test_a_round_tile_against_the_deposit_mat_is_found_by_its_rim(round_set, rou
     photo = evaluation_photo(round_set, 2024, 2, 2, close_ups=True)
     result = round_recogniser.detect(photo.image)
     assert _read_at(result, (796, 768), reach=20) == [Tile.parse("red-vampire")]
+
+
+def test_a_disc_found_by_its_rim_on_an_empty_table_must_match_beyond_doubt(
+    round_set, round_recogniser
+):
+    # an empty table at the hard level (the regression's empty set, photo 3): with no
+    # tile to say how large one is, the rim search finds a die's pips and the mat's
+    # letters as discs, which match a face 0.81-0.85 (true tiles against the mat on the
+    # close-ups: 0.89-0.97), and were read as green coffins with and without a heart
+    photo = empty_table_photo(round_set, 2024, 2, 3)
+    assert round_recogniser.detect(photo.image).tiles == ()
 
 
 def test_bits_of_a_round_tile_s_rim_are_no_tiles(round_set, round_recogniser):
