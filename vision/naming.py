@@ -235,7 +235,7 @@ class Naming:
                     results[i] = (told, results[i][1])
             self.settle_duplicates(chosen, subset, where, results, scoring)
             where_of.update(where)
-        twice = _read_twice(model, chosen, results, scoring)
+        repeated = _repeated_reads(model, chosen, results, scoring)
         for i, s in enumerate(chosen):
             member, clarity = results[i]
             label = model.labels[model.groups[s.group][member]]
@@ -263,9 +263,9 @@ class Naming:
                 # easily than a tile that is not there
                 reason = f"unsure ({confidence:.2f})"
                 unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
-            elif i in twice:
-                # a unique tile read twice, or a print: see _read_twice
-                unsure.append(RejectedCandidate(c.center, c.polygon(), twice[i]))
+            elif i in repeated:
+                # a unique tile read twice, or a print: see _repeated_reads
+                unsure.append(RejectedCandidate(c.center, c.polygon(), repeated[i]))
             elif label.tile is not None:
                 # whether it is a tile was settled above; how surely its heart was read
                 # only lowers what is reported (a tile is easier to correct than to add)
@@ -666,7 +666,7 @@ def _tile_holders(
 PRINT_REPEATS = 3
 
 
-def _read_twice(
+def _repeated_reads(
     model: AppearanceModel,
     chosen: list[Scored],
     results: dict[int, tuple[int, float]],

@@ -88,7 +88,7 @@ def sized_by_figures(
     outline all round or a match beyond doubt), so a side far off the tiles' own finds
     little or nothing.
     """
-    if frame.blobs == [] or not scoring.tileset.has_tiles:
+    if not frame.blobs or not scoring.tileset.has_tiles:
         return chosen, None
     width = frame.image.shape[1]
     best, most = chosen, 0
