@@ -66,6 +66,14 @@ def test_alike_faces_unevenly_spaced_are_kept():
     assert printed_copies(tokens) == set()
 
 
+def test_alike_faces_heaped_off_a_line_are_a_print():
+    # small discs cut over and over from the deposit mat's moon, unevenly spaced: by
+    # the rules a player's face-up tokens are his row's ends, never three in a heap
+    tokens = [_token(x, y, "white", 15.0) for x, y in [(897, 555), (909, 565), (899, 577)]]
+    tokens += [_token(x, y, "white", 15.0) for x, y in [(911, 581), (890, 590), (937, 585)]]
+    assert printed_copies(tokens) == set(range(6))
+
+
 def test_faces_of_different_colours_side_by_side_are_kept():
     colours = ["red", "blue", "white", "green"]
     assert printed_copies([_token(100 + 32 * k, 50, c) for k, c in enumerate(colours)]) == set()
