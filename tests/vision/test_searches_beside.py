@@ -227,3 +227,15 @@ def test_the_cloth_beside_a_row_is_not_read_where_a_place_of_it_is_no_back(ringe
     ends = [_end(ringed, centres[k], 0.95 * step, 0.95 * step) for k in (0, -1)]
     out = row_gaps(ringed.scoring, frame, ends, lambda _: 1.05 * step)
     assert out == ends and read == []
+
+
+def test_a_cell_beside_a_block_is_looked_at_though_a_token_was_read_there(tmp_path):
+    # hard level, seed 2024's eleventh photo of neon: a block of 177 px tiles read
+    # round their tubes; the blue garlic's ring beside the block's top row was read as
+    # a lone token (later turned down, 0.76), which kept the tile's cell from being
+    # looked at, as a piece already lay there
+    tileset = style_tileset("neon", tmp_path)
+    photo = evaluation_photo(tileset, 2024, 2, 10)
+    result = Recogniser(tileset).detect(photo.image)
+    read = [str(t.tile) for t in result.tiles if np.hypot(*np.subtract(t.center, (801, 167))) < 20]
+    assert read == ["blue-garlic-heart"]

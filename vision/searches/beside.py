@@ -1101,6 +1101,9 @@ def _beside(
             and kind[s.group]
             and s.score >= scoring.config.size_anchor_score
         ]
+        # a tile's cell is looked at though a token was read there: a tile's figure (a
+        # ring) may pass for a lone token, turned down only later (neon seed 2024 #10)
+        blocking = [s for s in chosen + found if token or not scoring.is_token(s)]
         cells: list[Candidate] = []
         for block in _blocks(known):
             if len(block) < 2:
@@ -1120,7 +1123,7 @@ def _beside(
             free = {(i + di, j + dj) for i, j in taken for di, dj in steps} - set(taken)
             for i, j in sorted(free):
                 quad = lattice.quad(i, j)
-                if clear_of(quad.mean(axis=0), chosen + found):
+                if clear_of(quad.mean(axis=0), blocking):
                     blob = block[0].candidate.blob
                     cells.append(Candidate(quad, token, blob, _LATTICE_SPLIT))
         if not cells:
