@@ -664,6 +664,7 @@ def _tile_holders(
 #: A face still read this many times once :meth:`Naming.settle_duplicates` is done is
 #: printed, not laid: every tile read in the blob it was read in is a print too.
 PRINT_REPEATS = 3
+_PRINTED = "a print ({} read over and over)"
 
 
 def _repeated_reads(
@@ -689,23 +690,23 @@ def _repeated_reads(
     """
     every = list(range(len(chosen)))
     holders = _tile_holders(model, chosen, every, results, scoring)
-    printed = {
-        chosen[i].candidate.blob: _label_of(model, chosen[i], results[i][0]).tile
-        for ids in holders
+    tiles = [_label_of(model, chosen[ids[0]], results[ids[0]][0]).tile for ids in holders]
+    printed = {  # each blob a face is read over and over in, and that face
+        chosen[i].candidate.blob: tile
+        for ids, tile in zip(holders, tiles, strict=True)
         if len(ids) >= PRINT_REPEATS
         for i in ids
         if chosen[i].candidate.blob >= 0  # a search's find has a number of its own
     }
     why: dict[int, str] = {}
-    for ids in holders:
-        tile = _label_of(model, chosen[ids[0]], results[ids[0]][0]).tile
+    for ids, tile in zip(holders, tiles, strict=True):
         for i in ids[1:]:
             why[i] = f"{tile} again"
         if len(ids) >= PRINT_REPEATS:
-            why[ids[0]] = f"a print ({tile} read over and over)"
+            why[ids[0]] = _PRINTED.format(tile)
         for i in ids:
             if chosen[i].candidate.blob in printed:
-                why[i] = f"a print ({printed[chosen[i].candidate.blob]} read over and over)"
+                why[i] = _PRINTED.format(printed[chosen[i].candidate.blob])
     return why
 
 

@@ -277,12 +277,13 @@ def printed_groups(tokens: Sequence[TokenDetection]) -> list[list[int]]:
             steps = _linking_steps(apart[np.ix_(group, group)])
             typical = float(np.median(steps[steps <= 1.5 * steps.min()]))
             off = np.minimum(np.abs(steps - typical), np.abs(steps - 2 * typical))
-            if np.all(off <= EVEN_SPACING * typical) or _heaped(centres[group], diameters[group]):
+            heaped = _heaped(centres[group], diameters[group], apart[np.ix_(group, group)])
+            if np.all(off <= EVEN_SPACING * typical) or heaped:
                 printed.append([alike[k] for k in group])
     return printed
 
 
-def _heaped(centres: np.ndarray, diameters: np.ndarray) -> bool:
+def _heaped(centres: np.ndarray, diameters: np.ndarray, apart: np.ndarray) -> bool:
     """Whether face-up copies of one colour (linked a few diameters apart) lie heaped:
     at least :data:`LEAST_COPIES` of them side by side with another, and those not in
     one line.
@@ -290,9 +291,8 @@ def _heaped(centres: np.ndarray, diameters: np.ndarray) -> bool:
     By the rules a player's face-up tokens are his row's two ends (or a row of one),
     so three of one colour never lie together off a line; the deposit mat's moons,
     cut into small discs over and over, do (on an empty table, woodcut and orbit read
-    eight and six white "tokens" over two moons, unevenly spaced)."""
-    apart = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    np.fill_diagonal(apart, np.inf)
+    eight and six white "tokens" over two moons, unevenly spaced). ``apart`` holds their
+    distances, infinite from one to itself."""
     beside = (apart <= SIDE_BY_SIDE * (diameters[:, None] + diameters[None]) / 2).any(axis=1)
     if beside.sum() < LEAST_COPIES:
         return False

@@ -91,13 +91,12 @@ def sized_by_figures(
     if not frame.blobs or not scoring.tileset.has_tiles:
         return chosen, None
     width = frame.image.shape[1]
+    before = sum(not scoring.is_token(s) for s in chosen)
     best, most = chosen, 0
     side = _SIDE_LADDER[0] * width
     while side <= _SIDE_LADDER[1] * width:
         found = around_fragments(scoring, frame, chosen, lambda _, s=side: s)
-        tiles = sum(not scoring.is_token(s) for s in found) - sum(
-            not scoring.is_token(s) for s in chosen
-        )
+        tiles = sum(not scoring.is_token(s) for s in found) - before
         if tiles > most:
             best, most = found, tiles
         side *= _SIDE_STEP
