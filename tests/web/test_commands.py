@@ -2,31 +2,19 @@
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
 import pytest
 
 from companion.cli import main
+from tests.web.servers import companion_serve
 from web.commands import camera_spec, lan_address
 
 
-def serve(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "companion", "serve", "--host", "127.0.0.1", "--port", "0", *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, **(env or {})},
-    )
-
-
 def test_serve_prints_the_address_and_a_qr_code_and_stops_on_ctrl_c(tmp_path: Path) -> None:
-    server = serve(env={"XDG_DATA_HOME": str(tmp_path / "data")})
+    server = companion_serve(env={"XDG_DATA_HOME": str(tmp_path / "data")})
     try:
         first = server.stdout.readline()  # type: ignore[union-attr]
         second = server.stdout.readline()  # type: ignore[union-attr]
@@ -50,7 +38,7 @@ def test_serve_prints_the_address_and_a_qr_code_and_stops_on_ctrl_c(tmp_path: Pa
 
 
 def test_serve_stops_cleanly_when_terminated(tmp_path: Path) -> None:
-    server = serve("--db", str(tmp_path / "games.sqlite3"))
+    server = companion_serve("--db", str(tmp_path / "games.sqlite3"))
     try:
         assert server.stdout.readline().startswith("Companion table server")  # type: ignore[union-attr]
     finally:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from companion.cli import main
+from tests.web.servers import companion_serve
 from vision.correction import CameraCorrection
 
 ZONES = {
@@ -59,27 +57,14 @@ def test_the_server_says_how_it_tells_the_seats_apart(tmp_path: Path) -> None:
     zones, table = tmp_path / "zones.json", tmp_path / "table.json"
     zones.write_text(json.dumps(ZONES))
     CameraCorrection(np.eye(3), np.eye(3)).save(table)
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "companion",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            "0",
-            "--db",
-            str(tmp_path / "games.sqlite3"),
-            "--table",
-            str(table),
-            "--seats",
-            str(zones),
-        ],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "XDG_DATA_HOME": str(tmp_path / "data")},
+    server = companion_serve(
+        "--db",
+        str(tmp_path / "games.sqlite3"),
+        "--table",
+        str(table),
+        "--seats",
+        str(zones),
+        env={"XDG_DATA_HOME": str(tmp_path / "data")},
     )
     try:
         lines = [server.stdout.readline() for _ in range(6)]  # type: ignore[union-attr]
