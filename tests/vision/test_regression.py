@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from companion.bitenight.tiles import Tile
-from vision.evaluate import PhotoScore, empty_table_photo, score_photo
+from vision.evaluate import PhotoScore, empty_table_photo, few_tiles_photo, score_photo
 from vision.results import FrameResult, TileDetection
 from vision.synth import regression
 from vision.synth.regression import (
@@ -57,6 +57,14 @@ def test_every_style_is_read_on_an_empty_table_too_where_every_piece_read_is_fal
     assert not photo.tiles and not photo.tokens
     result = FrameResult(width=1280, height=720, tiles=(_tile("red-monk"),), tokens=())
     assert score_photo(photo, result, 2, 0).false_positives == 1
+
+
+def test_every_style_is_read_with_a_few_tiles_on_the_table_too():
+    (nocturne,) = photo_sets(["few"], {"nocturne"})
+    assert nocturne.label == "nocturne-s2024-L2-few" and nocturne.scene(1) == "s2024-L2-1-few"
+    tileset = load_tileset(SAMPLES / "nocturne")
+    counts = [len(few_tiles_photo(tileset, 2024, 2, i).tiles) for i in range(3)]
+    assert counts == [1, 2, 3]
 
 
 def test_a_summary_gives_the_shares_of_tiles_photos_and_tokens_read_right():

@@ -85,6 +85,15 @@ def test_tiles_laid_apart_are_wholly_in_view(square_set: TileSet):
     assert all(t.visible > 0.98 for t in photo.tiles)
 
 
+def test_a_few_tiles_are_seen_at_a_table_cameras_scale_not_as_a_close_up(square_set: TileSet):
+    # the table and the view are those of all fifteen tiles: two shown ones stay small
+    alone = render_photo(square_set, np.random.default_rng(5), n_tiles=2)
+    among = render_photo(square_set, np.random.default_rng(5), n_tiles=15, shown_tiles=2)
+    table = render_photo(square_set, np.random.default_rng(5), n_tiles=15)
+    assert len(among.tiles) == 2
+    assert among.tile_px < 1.5 * table.tile_px < alone.tile_px
+
+
 def test_a_tile_the_deposit_mat_is_laid_over_is_known_to_be_hidden(square_set: TileSet):
     # a close-up's table is sized for its few tiles, and the mat laid after them may
     # cover some: the third evaluation close-up at the hard level has three under it

@@ -20,6 +20,10 @@ Sets (``--sets``):
   piece on it, only the cards, dice, hand and deposit mat (:func:`empty_table_photo`):
   every tile or token read there is a false one, and nothing else measures a frame
   with no tile to say how large one is.
+* ``few``: every style above, hard level, seed 2024, 6 photos of a table with one to
+  three tiles (every other one with a token row too) among the same things
+  (:func:`few_tiles_photo`): what a rule against the empty table's clutter must still
+  read, where no block of tiles tells a tile's size.
 * ``real``: every style above at the real level (3: thick pieces, a webcam's lens, glare,
   two lamps, a phone's sharpening), seed 2024, 10 photos. Not in the default run: it
   measures photography none of the styles was studied on.
@@ -51,6 +55,7 @@ from vision.evaluate import (
     PhotoScore,
     empty_table_photo,
     evaluation_photo,
+    few_tiles_photo,
     score_photo,
 )
 from vision.recogniser import Recogniser
@@ -62,28 +67,35 @@ from vision.synth.check_styles import check_set
 from vision.synth.scene import SyntheticPhoto
 from vision.tileset import TileSet, load_tileset, save_tileset
 
+#: How each sparse table's photos are rendered (:attr:`PhotoSet.table`).
+RENDERS = {"empty": empty_table_photo, "few": few_tiles_photo}
+
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "tilesets"
 STUDIED = ("nocturne", "lantern", "slate", "ember")
 
 
 @dataclass(frozen=True)
 class PhotoSet:
-    """``photos`` photos of one style, rendered from one seed at one level; ``empty``,
-    of a table with no piece on it."""
+    """``photos`` photos of one style, rendered from one seed at one level; ``scene``
+    names a set of sparse tables (``empty``, ``few``), the full table by default."""
 
     style: str
     seed: int
     level: int
     photos: int
-    empty: bool = False
+    table: str = ""
 
     @property
     def label(self) -> str:
-        return f"{self.style}-s{self.seed}-L{self.level}" + ("-empty" if self.empty else "")
+        return f"{self.style}-s{self.seed}-L{self.level}" + self._suffix
 
     def scene(self, index: int) -> str:
         """The photo's scene, the same in every style (``--scenes``)."""
-        return f"s{self.seed}-L{self.level}-{index}" + ("-empty" if self.empty else "")
+        return f"s{self.seed}-L{self.level}-{index}" + self._suffix
+
+    @property
+    def _suffix(self) -> str:
+        return f"-{self.table}" if self.table else ""
 
 
 def photo_sets(groups: list[str], styles: set[str] | None = None) -> list[PhotoSet]:
@@ -96,7 +108,9 @@ def photo_sets(groups: list[str], styles: set[str] | None = None) -> list[PhotoS
         for name in CHECK_STYLES:
             sets += [PhotoSet(name, 2024, 2, 20), PhotoSet(name, 7, 2, 10)]
     if "empty" in groups:
-        sets += [PhotoSet(s, 2024, 2, 8, empty=True) for s in (*STUDIED, *CHECK_STYLES)]
+        sets += [PhotoSet(s, 2024, 2, 8, "empty") for s in (*STUDIED, *CHECK_STYLES)]
+    if "few" in groups:
+        sets += [PhotoSet(s, 2024, 2, 6, "few") for s in (*STUDIED, *CHECK_STYLES)]
     if "real" in groups:
         sets += [PhotoSet(s, 2024, 3, 10) for s in (*STUDIED, *CHECK_STYLES)]
     return [s for s in sets if styles is None or s.style in styles]
@@ -135,7 +149,7 @@ def cached_photos(
             with path.open("rb") as f:
                 yield index, pickle.load(f)
             continue
-        render = empty_table_photo if photo_set.empty else evaluation_photo
+        render = RENDERS.get(photo_set.table, evaluation_photo)
         photo = render(tileset, photo_set.seed, photo_set.level, index)
         # Written aside and renamed, so that runs sharing the cache never read half a pickle.
         partial = path.with_suffix(f".{os.getpid()}.part")
@@ -260,7 +274,7 @@ def main(argv: list[str] | None = None) -> None:
     sub = parser.add_subparsers(dest="command", required=True)
     go = sub.add_parser("run", help="read every set and write one line per photo")
     go.add_argument("out", type=Path)
-    go.add_argument("--sets", default="studied,fresh,check,empty")
+    go.add_argument("--sets", default="studied,fresh,check,empty,few")
     go.add_argument("--styles", help="comma-separated styles (all by default)")
     go.add_argument("--cache", type=Path, default=Path("/tmp/regression-cache"))
     go.add_argument("--jobs", type=int, default=1)

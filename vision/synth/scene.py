@@ -88,11 +88,14 @@ def render_photo(
     distractors: bool | Sequence[str] | None = None,
     size: tuple[int, int] = (1280, 720),
     effects: CameraEffects | None = None,
+    shown_tiles: int | None = None,
 ) -> SyntheticPhoto:
     """Photograph a random collection of ``n_tiles`` tiles (and token rows) on a table.
 
     ``distractors``: True for the level's usual things (none at the easy level), or
-    the names of the things to lay out ("card", "die", "hand", "mat").
+    the names of the things to lay out ("card", "die", "hand", "mat"). ``shown_tiles``:
+    lay out and frame all ``n_tiles`` but put down only that many of them, so that a
+    few tiles are seen at a table camera's scale, not as a close-up of themselves.
     """
     layout = layout or LAYOUTS[int(rng.integers(len(LAYOUTS)))]
     distractors = level >= 1 if distractors is None else distractors
@@ -110,8 +113,12 @@ def render_photo(
         else:
             names = list(distractors)
         groups += [[_distractor(name, tile_mm, rng)] for name in names]
-    items = _arrange(groups, tile_mm, rng)
-    return _draw(tileset, items, rng, effects, size, level)
+    framed = _arrange(groups, tile_mm, rng)
+    items = framed
+    if shown_tiles is not None:
+        left_out = [k for k, i in enumerate(framed) if i.kind == "tile"][shown_tiles:]
+        items = [i for k, i in enumerate(framed) if k not in left_out]
+    return _draw(tileset, items, rng, effects, size, level, framed)
 
 
 def _tile_groups(
@@ -237,8 +244,11 @@ def _draw(
     effects: CameraEffects,
     size: tuple[int, int],
     level: int,
+    framed: list[_Item],
 ) -> SyntheticPhoto:
-    corners_mm = np.concatenate([_corners(i) for i in items]) if items else np.zeros((1, 2))
+    """``items`` on a table photographed as if ``framed`` (``items`` and maybe more)
+    lay on it: the table's extent and the camera's view are set by ``framed``."""
+    corners_mm = np.concatenate([_corners(i) for i in framed]) if framed else np.zeros((1, 2))
     lo, hi = corners_mm.min(0), corners_mm.max(0)
     # wide enough that the camera never sees past the table, whatever the shape of the layout
     margin = 0.75 * float((hi - lo).max()) + 40
@@ -248,7 +258,7 @@ def _draw(
     shadow_dir = rng.uniform(-1, 1, 2) * 1.5 * PX_PER_MM
     to_px = lambda pts: (np.asarray(pts) - origin) * PX_PER_MM  # noqa: E731
     content = to_px(
-        np.concatenate([_corners(i) for i in items if i.kind in ("tile", "token")] or [corners_mm])
+        np.concatenate([_corners(i) for i in framed if i.kind in ("tile", "token")] or [corners_mm])
     )
     lift = _Lift.of(effects, (int(width), int(height)), content, rng)
     sprites = [_sprite(tileset, item, rng) for item in items]
