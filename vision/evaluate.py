@@ -151,8 +151,9 @@ def empty_table_photo(tileset: TileSet, seed: int, level: int, index: int) -> Sy
 def few_tiles_photo(tileset: TileSet, seed: int, level: int, index: int) -> SyntheticPhoto:
     """The ``index``-th photo of a table with only one to three tiles on it (and, every
     other one, a row of tokens) among the level's other things, seen by the camera over
-    the whole table: a game's first grabs, or a player's small collection. Nothing but those few pieces says how large a tile
-    is, so every rule that turns an empty table's clutter down must leave them read."""
+    the whole table: a game's first grabs, or a player's small collection. Nothing but
+    those few pieces says how large a tile is, so every rule that turns an empty
+    table's clutter down must leave them read."""
     rng = np.random.default_rng([seed, level, index, 1])
     token_rows = index % 2 if tileset.has_tokens else 0
     return render_photo(

@@ -1,0 +1,47 @@
+"""Naming the chosen pieces: what is reported as a tile, and what is turned down."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from companion.bitenight.tiles import Tile
+from vision.evaluate import empty_table_photo
+from vision.naming import SURE_SOMEWHERE, _tosses_kept_by_surer
+from vision.recogniser import Recogniser
+from vision.results import TileDetection
+from vision.synth.check_styles import check_set
+
+
+def _tile(name: str, confidence: float) -> TileDetection:
+    square = np.array([[0, 0], [40, 0], [40, 40], [0, 40]], np.float32)
+    return TileDetection(Tile.parse(name), (20.0, 20.0), square, confidence)
+
+
+def test_a_coin_toss_is_no_tile_where_no_tile_of_the_frame_is_read_surely():
+    plain, heart = _tile("red-garlic", 0.49), _tile("red-garlic-heart", 0.0)
+    kept, turned = _tosses_kept_by_surer([plain, heart])
+    assert kept == [plain]
+    assert [r.reason for r in turned] == [
+        f"a coin toss, and no tile in the frame read surer than {SURE_SOMEWHERE}"
+    ]
+
+
+def test_a_coin_toss_stays_a_tile_beside_a_tile_read_surely():
+    tiles = [_tile("red-garlic", 0.0), _tile("blue-coffin", SURE_SOMEWHERE)]
+    assert _tosses_kept_by_surer(tiles) == (tiles, [])
+
+
+@pytest.fixture(scope="module")
+def glow() -> Recogniser:
+    return Recogniser(check_set("glow"))
+
+
+def test_two_dice_on_an_empty_table_are_not_a_tile_and_its_twin(glow: Recogniser):
+    # the regression's empty set, glow's photo 3: two dice on a dark cloth, each read
+    # as a blue garlic's pale figure on a tile as large as three dice, settled as the
+    # tile and its heart twin, both at confidence 0
+    photo = empty_table_photo(glow.tileset, 2024, 2, 3)
+    result = glow.detect(photo.image)
+    assert result.tiles == ()
+    assert any(r.reason.startswith("a coin toss") for r in result.rejected)
