@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
 from companion.bitenight.tiles import Tile
-from vision.evaluate import empty_table_photo
+from vision.evaluate import empty_table_photo, evaluation_photo
 from vision.naming import SURE_SOMEWHERE, _tosses_kept_by_surer
 from vision.recogniser import Recogniser
 from vision.results import TileDetection
@@ -45,3 +47,19 @@ def test_two_dice_on_an_empty_table_are_not_a_tile_and_its_twin(glow: Recogniser
     result = glow.detect(photo.image)
     assert result.tiles == ()
     assert any(r.reason.startswith("a coin toss") for r in result.rejected)
+
+
+def test_of_two_pieces_read_as_one_tile_the_one_showing_its_heart_keeps_it():
+    # bottlecap seed 2024 #10 (hard): a blue garlic and its heart twin both read as the
+    # plain one; the surer read overall was the heart's, which then went to the plain
+    # tile, and the heart twin to the plain one: both wrong
+    bottlecap = Recogniser(check_set("bottlecap"))
+    photo = evaluation_photo(bottlecap.tileset, 2024, 2, 10)
+    result = bottlecap.detect(photo.image)
+
+    def read_at(x: float, y: float) -> str:
+        (tile,) = [t.tile for t in result.tiles if math.dist(t.center, (x, y)) < 30]
+        return str(tile)
+
+    assert read_at(808, 176) == "blue-garlic-heart"
+    assert read_at(454, 382) == "blue-garlic"
