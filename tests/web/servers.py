@@ -1,8 +1,8 @@
 """A real ``companion serve`` in a child process, for the tests that stop it with Ctrl-C.
 
-A shell that starts a command in the background (``cmd &``, ``nohup``) has it ignore
-SIGINT, and a child inherits that: a server started from such a test run would never see
-the Ctrl-C the tests send. The child therefore puts Python's own SIGINT handler back
+A shell script that starts a command in the background (``cmd &``) has it ignore SIGINT,
+and every child inherits that: a server started from such a test run would never see the
+Ctrl-C the tests send. The child therefore puts Python's own SIGINT handler back
 before it runs the command line, so the tests pass however the suite is launched.
 """
 
