@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
 from companion.bitenight.tiles import Tile
+from tests.vision.reading import read_at
 from vision.evaluate import empty_table_photo, evaluation_photo
 from vision.naming import SURE_SOMEWHERE, _tosses_kept_by_surer
 from vision.recogniser import Recogniser
@@ -56,10 +55,5 @@ def test_of_two_pieces_read_as_one_tile_the_one_showing_its_heart_keeps_it():
     bottlecap = Recogniser(check_set("bottlecap"))
     photo = evaluation_photo(bottlecap.tileset, 2024, 2, 10)
     result = bottlecap.detect(photo.image)
-
-    def read_at(x: float, y: float) -> str:
-        (tile,) = [t.tile for t in result.tiles if math.dist(t.center, (x, y)) < 30]
-        return str(tile)
-
-    assert read_at(808, 176) == "blue-garlic-heart"
-    assert read_at(454, 382) == "blue-garlic"
+    assert read_at(result, (808, 176), reach=30) == [Tile.parse("blue-garlic-heart")]
+    assert read_at(result, (454, 382), reach=30) == [Tile.parse("blue-garlic")]

@@ -13,6 +13,7 @@ import vision.foreground as vision_foreground
 import vision.recogniser as recogniser_module
 from companion.bitenight.tiles import Tile
 from tests.vision.drawn import ringed_tokens
+from tests.vision.reading import read_at
 from vision.candidates import find_blobs
 from vision.config import VisionConfig
 from vision.evaluate import PhotoScore, empty_table_photo, evaluate, evaluation_photo, score_photo
@@ -215,10 +216,6 @@ def _erase_square(
     return centre, corners
 
 
-def _read_at(result, point, reach=10.0):
-    return [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, point)) < reach]
-
-
 def test_a_round_tile_the_object_mask_missed_is_found_by_its_rim(
     round_set, round_recogniser, monkeypatch
 ):
@@ -280,7 +277,7 @@ def test_round_tiles_half_the_cloth_s_colour_are_found_from_the_half_discs_left(
     # nor are their rims among the frame's edges (a checked cloth's own edges hide them)
     monkeypatch.setattr(rim_search, "rims", lambda *args: [])
     result = round_recogniser.detect(photo.image)
-    assert [_read_at(result, t.center) for t in photo.tiles] == [[t.tile] for t in photo.tiles]
+    assert [read_at(result, t.center) for t in photo.tiles] == [[t.tile] for t in photo.tiles]
 
 
 def test_a_round_tile_inside_a_heap_that_no_split_cut_out_is_found_beside_the_others(
@@ -302,7 +299,7 @@ def test_a_round_tile_inside_a_heap_that_no_split_cut_out_is_found_beside_the_ot
     monkeypatch.setattr(cuts, "split_candidates", not_there)
     monkeypatch.setattr(rim_search, "rims", lambda *args: [])
     result = round_recogniser.detect(photo.image)
-    assert _read_at(result, lost.center) == [lost.tile]
+    assert read_at(result, lost.center) == [lost.tile]
 
 
 def test_a_round_tile_whose_figure_alone_is_in_the_mask_is_not_taken_for_a_token(
@@ -312,7 +309,7 @@ def test_a_round_tile_whose_figure_alone_is_in_the_mask_is_not_taken_for_a_token
     # own looks like a token; the tile's rim says otherwise
     photo, lost = _round_tile_lost(round_set, monkeypatch, keep_figure=True)
     result = round_recogniser.detect(photo.image)
-    assert _read_at(result, lost.center) == [lost.tile]
+    assert read_at(result, lost.center) == [lost.tile]
     assert not [k for k in result.tokens if np.hypot(*np.subtract(k.center, lost.center)) < 30]
 
 
@@ -329,7 +326,7 @@ def test_a_tile_the_mask_lost_from_a_block_is_found_on_the_block_s_lattice(
         monkeypatch, photo.image, lambda mask, scale: _erase_square(mask, lost, scale, 1.15)
     )
     result = square_recogniser.detect(photo.image)
-    assert _read_at(result, lost.center) == [lost.tile]
+    assert read_at(result, lost.center) == [lost.tile]
     assert len(result.tiles) == 6
 
 
@@ -350,7 +347,7 @@ def test_tiles_the_mask_lost_beside_a_line_of_tiles_are_found_on_its_lattice(
 
     _mask_changed(monkeypatch, photo.image, without_those_beside)
     result = square_recogniser.detect(photo.image)
-    assert [_read_at(result, t.center) for t in line + beside] == [[t.tile] for t in line + beside]
+    assert [read_at(result, t.center) for t in line + beside] == [[t.tile] for t in line + beside]
 
 
 def test_a_square_tile_whose_figure_alone_is_in_the_mask_is_found_around_it(
@@ -365,7 +362,7 @@ def test_a_square_tile_whose_figure_alone_is_in_the_mask_is_found_around_it(
 
     _mask_changed(monkeypatch, photo.image, figure_only)
     result = square_recogniser.detect(photo.image)
-    assert _read_at(result, lost.center) == [lost.tile]
+    assert read_at(result, lost.center) == [lost.tile]
 
 
 def test_the_figures_of_touching_tiles_the_mask_kept_alone_are_each_a_tile(
@@ -409,7 +406,7 @@ def test_the_figures_of_touching_tiles_the_mask_kept_alone_are_each_a_tile(
     monkeypatch.setattr(beside_search, "beside_blocks", lambda *args: [])
     result = square_recogniser.detect(photo.image)
     assert len(lost) == 3
-    assert [_read_at(result, t.center) for t in lost] == [[t.tile] for t in lost]
+    assert [read_at(result, t.center) for t in lost] == [[t.tile] for t in lost]
 
 
 def test_a_square_tile_whose_blob_lies_off_its_place_is_cut_again_at_its_outline(
@@ -429,7 +426,7 @@ def test_a_square_tile_whose_blob_lies_off_its_place_is_cut_again_at_its_outline
 
     _mask_changed(monkeypatch, photo.image, off_its_place)
     result = square_recogniser.detect(photo.image)
-    assert _read_at(result, lost.center) == [lost.tile]
+    assert read_at(result, lost.center) == [lost.tile]
 
 
 def test_a_die_on_a_cloth_of_a_tile_s_colour_is_no_tile(square_set, square_recogniser):
@@ -489,7 +486,7 @@ def test_a_round_tile_whose_rim_is_lost_too_is_found_around_its_figure(
     photo, lost = _round_tile_lost(round_set, monkeypatch, keep_figure=True)
     monkeypatch.setattr(rim_search, "rims", lambda *args: [])
     result = round_recogniser.detect(photo.image)
-    assert _read_at(result, lost.center) == [lost.tile]
+    assert read_at(result, lost.center) == [lost.tile]
 
 
 def _tiles_and_a_token_row(round_set) -> np.ndarray:
@@ -561,7 +558,7 @@ def test_a_square_tile_whose_figure_fell_apart_in_the_mask_is_found_around_the_p
 
     _mask_changed(monkeypatch, photo.image, figure_in_bits)
     result = square_recogniser.detect(photo.image)
-    assert _read_at(result, lost.center) == [lost.tile]
+    assert read_at(result, lost.center) == [lost.tile]
 
 
 def test_a_token_the_mask_lost_at_the_end_of_its_row_is_found_on_the_row_s_lattice(
@@ -678,7 +675,7 @@ def test_a_small_tile_matching_best_a_quarter_turn_off_is_aligned_in_its_other_t
     # garlic with a heart, cut off its place, first matched its bulb a quarter turn off
     photo = evaluation_photo(square_set, 2024, 1, 11)
     result = square_recogniser.detect(photo.image)
-    assert _read_at(result, (476, 395), reach=15) == [Tile.parse("blue-garlic-heart")]
+    assert read_at(result, (476, 395), reach=15) == [Tile.parse("blue-garlic-heart")]
 
 
 def test_a_round_tile_found_around_its_figure_is_also_cut_a_little_off_it(
@@ -688,7 +685,7 @@ def test_a_round_tile_found_around_its_figure_is_also_cut_a_little_off_it(
     # lost by the mask but for its figure, which lies off the middle of its face
     photo = evaluation_photo(round_set, 2024, 2, 19)
     result = round_recogniser.detect(photo.image)
-    assert _read_at(result, (519, 223), reach=15) == [Tile.parse("yellow-monk")]
+    assert read_at(result, (519, 223), reach=15) == [Tile.parse("yellow-monk")]
 
 
 def test_tiles_printed_on_the_cloth_s_own_green_are_found_on_a_green_gingham(
@@ -699,7 +696,7 @@ def test_tiles_printed_on_the_cloth_s_own_green_are_found_on_a_green_gingham(
     photo = evaluation_photo(square_set, 2024, 2, 19)
     result = square_recogniser.detect(photo.image)
     for point, name in (((688, 472), "green-garlic-heart"), ((451, 311), "green-garlic")):
-        assert _read_at(result, point, reach=15) == [Tile.parse(name)]
+        assert read_at(result, point, reach=15) == [Tile.parse(name)]
 
 
 def _phone_photo(tileset: TileSet, index: int):
@@ -766,7 +763,7 @@ def test_a_tile_cut_a_little_too_large_by_its_blob_is_still_aligned(square_set, 
     # the old threshold for aligning a piece at all
     photo = evaluation_photo(square_set, 7, 2, 1)
     result = square_recogniser.detect(photo.image)
-    assert _read_at(result, (631, 344), reach=15) == [Tile.parse("yellow-coffin-heart")]
+    assert read_at(result, (631, 344), reach=15) == [Tile.parse("yellow-coffin-heart")]
 
 
 def test_a_block_welded_into_one_convex_slab_is_still_cut_at_its_rims(round_recogniser):
@@ -815,7 +812,7 @@ def test_a_round_tile_against_the_deposit_mat_is_found_by_its_rim(round_set, rou
     # ellipse a fifth narrower than it is long
     photo = evaluation_photo(round_set, 2024, 2, 2, close_ups=True)
     result = round_recogniser.detect(photo.image)
-    assert _read_at(result, (796, 768), reach=20) == [Tile.parse("red-vampire")]
+    assert read_at(result, (796, 768), reach=20) == [Tile.parse("red-vampire")]
 
 
 def test_a_disc_found_by_its_rim_on_an_empty_table_must_match_beyond_doubt(

@@ -8,7 +8,9 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.bitenight.tiles import Tile
 from tests.vision.drawn import ringed_tokens
+from tests.vision.reading import read_at
 from vision.candidates import Candidate, find_blobs
 from vision.evaluate import evaluation_photo, score_photo
 from vision.frame import Frame
@@ -237,5 +239,4 @@ def test_a_cell_beside_a_block_is_looked_at_though_a_token_was_read_there(tmp_pa
     tileset = style_tileset("neon", tmp_path)
     photo = evaluation_photo(tileset, 2024, 2, 10)
     result = Recogniser(tileset).detect(photo.image)
-    read = [str(t.tile) for t in result.tiles if np.hypot(*np.subtract(t.center, (801, 167))) < 20]
-    assert read == ["blue-garlic-heart"]
+    assert read_at(result, (801, 167), reach=20) == [Tile.parse("blue-garlic-heart")]

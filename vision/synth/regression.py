@@ -76,7 +76,7 @@ STUDIED = ("nocturne", "lantern", "slate", "ember")
 
 @dataclass(frozen=True)
 class PhotoSet:
-    """``photos`` photos of one style, rendered from one seed at one level; ``scene``
+    """``photos`` photos of one style, rendered from one seed at one level; ``table``
     names a set of sparse tables (``empty``, ``few``), the full table by default."""
 
     style: str
