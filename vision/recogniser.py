@@ -55,6 +55,7 @@ from vision.imageio import MAX_PIXELS, ImageError
 from vision.model import AppearanceModel, build_model
 from vision.naming import Naming
 from vision.outlines import fitted_to_edge
+from vision.pieces import in_view
 from vision.rectify import Pyramid
 from vision.results import FrameResult
 from vision.scoring import Scoring
@@ -202,6 +203,8 @@ class Recogniser:
         rejected += alone
         chosen = beside.rows_from_lone_blobs(scoring, frame, chosen, size_at)
         chosen = kinds.tiles_by_colour(scoring, frame, chosen, size_at, self.naming.misfits)
+        chosen, unseen = in_view(chosen, (width, height))
+        rejected += unseen
         side_px = size_at((width / 2, height / 2)) if size_at else None
         lap("choose")
         judged = doubts.motifs_where_they_differ(scoring, chosen)

@@ -54,6 +54,15 @@ def test_a_block_of_touching_tiles_is_read_exactly(square_set, square_recogniser
     assert score.exact, score
 
 
+def test_a_tile_the_frame_s_edge_cuts_two_fifths_off_is_still_read(square_set, square_recogniser):
+    photo = render_photo(square_set, np.random.default_rng(2), level=1, layout="spread")
+    side = square_recogniser.detect(photo.image).tile_side_px
+    left = min(photo.tiles, key=lambda t: t.center[0])
+    x0 = round(left.center[0] - side / 2 + 0.4 * side)
+    result = square_recogniser.detect(np.ascontiguousarray(photo.image[:, x0:]))
+    assert read_at(result, (left.center[0] - x0, left.center[1]), side / 2) == [left.tile]
+
+
 def test_round_tiles_in_rows_are_read(round_set, round_recogniser):
     photo = render_photo(round_set, np.random.default_rng(2), level=0, layout="groups")
     score = score_photo(photo, round_recogniser.detect(photo.image), 0, 2)
