@@ -8,7 +8,14 @@ import pytest
 
 from vision.config import VisionConfig
 from vision.foreground import (
+    LATTICE_LATE_REFITS,
+    LATTICE_REPEAT_MIN,
     QUIET_HUE,
+    _band_samples,
+    _cloth_samples,
+    _edge_stretches,
+    _refitted,
+    _repeats,
     _sparse_pieces,
     find_foreground,
     hue_distance,
@@ -832,3 +839,29 @@ def test_one_pale_token_no_colour_sees_on_a_gingham_is_left_to_the_searches(
     lace_token(frame, (320, 200), 11)
     mask = object_mask(camera(frame), config)
     assert not mask.any()
+
+
+def test_a_period_misread_by_a_third_of_itself_is_refitted_to_where_the_cloth_repeats():
+    # a gingham's labels turned 25 degrees, period 12 px; the cells' centres gave the
+    # second period 5 px off along the first (a blue check under a lamp's gradient,
+    # nocturne seed 555 #6: its blue tiles then never broke the cloth's repetition)
+    turn = np.radians(25)
+    a = 12 * np.array([np.cos(turn), np.sin(turn)])
+    b = 12 * np.array([-np.sin(turn), np.cos(turn)])
+    ys, xs = np.mgrid[0:180, 0:320]
+    u = (xs * np.cos(turn) + ys * np.sin(turn)) // 6
+    v = (-xs * np.sin(turn) + ys * np.cos(turn)) // 6
+    labels = (u % 2 + v % 2).astype(np.uint8)
+    band = np.zeros(labels.shape, bool)
+    band[:12], band[-12:], band[:, :12], band[:, -12:] = True, True, True, True
+    points, here = _cloth_samples(labels, *_band_samples(band))
+    stretch = _edge_stretches(points, labels.shape)
+    misread = np.array([b + 0.42 * a, [0, 0], [0, 0]], np.float32)
+    assert _repeats(labels, points, here, misread) < LATTICE_REPEAT_MIN
+    # the first refits move it a pixel at a time, not far enough...
+    early = _refitted(labels, points, here, misread, stretch)
+    assert _repeats(labels, points, here, early) < LATTICE_REPEAT_MIN
+    # ...the late ones reach the cloth's own period
+    late = _refitted(labels, points, here, misread, stretch, LATTICE_LATE_REFITS)
+    assert _repeats(labels, points, here, late) >= LATTICE_REPEAT_MIN
+    assert np.allclose(late[0], b, atol=1.0)

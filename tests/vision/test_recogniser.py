@@ -748,6 +748,19 @@ def test_specks_matching_a_tile_a_little_do_not_set_the_tile_size(
     assert result.tile_side_px is not None and result.tile_side_px > 0.8 * photo.tile_px
 
 
+def test_blue_tiles_on_a_blue_gingham_under_a_lamp_s_gradient_are_read(
+    square_set, square_recogniser
+):
+    # the gingham's second period was first read a third of itself off; refitted only
+    # three times it stayed under the repetition a check needs, and the three blue
+    # tiles, their ground and figure in the cloth's own colours, were missed
+    photo = evaluation_photo(square_set, 555, 2, 6)
+    result = square_recogniser.detect(photo.image)
+    for truth in photo.tiles:
+        if truth.tile.colour.value == "blue" and truth.center[1] < 600:
+            assert read_at(result, truth.center, 20.0) == [truth.tile]
+
+
 def test_a_checked_cloth_seen_close_up_is_modelled_as_a_cloth(square_set, square_recogniser):
     # `companion evaluate --close-ups`'s first hard photo: three tiles on a gingham whose
     # cells are a tenth of the frame; half the cloth is its mixed colour, so the median
