@@ -76,7 +76,8 @@ def _label(
     """Lines of text centred on a piece; a tile's label is made small enough to stay
     inside the tile (down to a readable least), so a packed row's labels do not run
     into each other, and large enough on a large tile to be read once the picture is
-    shrunk to a phone's width."""
+    shrunk to a phone's width. A label that would run past the picture's edge (a piece
+    turned down as mostly out of view) is moved in, so it is read whole."""
     font, size = cv2.FONT_HERSHEY_SIMPLEX, 0.38 * scale
     widest = max(cv2.getTextSize(line, font, size, 1)[0][0] for line in lines)
     if fit is not None and widest > 0.95 * fit:
@@ -88,9 +89,12 @@ def _label(
     sizes = [cv2.getTextSize(line, font, size, weight)[0] for line in lines]
     step = max(h for _, h in sizes) + 3
     width = max(w for w, _ in sizes)
+    height, canvas_width = canvas.shape[:2]
     top = int(center[1] - step * len(lines) / 2)
+    top = max(1, min(top, height - step * len(lines) - 1))
     left = int(center[0] - width / 2)
+    left = max(2, min(left, canvas_width - width - 3))
     _darken(canvas, (left - 2, top - 1), (left + width + 3, top + step * len(lines) + 1))
     for k, (line, (w, h)) in enumerate(zip(lines, sizes, strict=True)):
-        x, y = int(center[0] - w / 2), top + step * k + h + 1
+        x, y = left + (width - w) // 2, top + step * k + h + 1
         cv2.putText(canvas, line, (x, y), font, size, colour, weight, cv2.LINE_AA)

@@ -82,3 +82,17 @@ def test_a_large_tile_s_label_grows_to_be_read_on_a_phone(monkeypatch):
     grown = label_width()
     monkeypatch.setattr(overlay, "_LABEL_GROWTH", 1.0)
     assert grown > 2.5 * label_width()
+
+
+def test_a_label_at_the_picture_s_edge_is_moved_in_to_be_read_whole():
+    # a piece centred 3 px from the left edge: its label, centred on it, would start
+    # 40 px left of the picture (the outline is drawn away from the label's rows)
+    reason = "mostly out of view (47% shown)"
+    outline = SQUARE / 10
+
+    def label_columns(centre: tuple[float, float]) -> np.ndarray:
+        out = _drawn(FrameResult(320, 240, rejected=(RejectedCandidate(centre, outline, reason),)))
+        return np.flatnonzero(out[110:130].any(axis=(0, 2)))
+
+    inside, at_edge = label_columns((160, 120)), label_columns((3, 120))
+    assert np.ptp(at_edge) == np.ptp(inside)
