@@ -174,8 +174,8 @@ LATTICE_REFITS = 3
 #: had its second period read 5 px (a third of it) off along the first, and three
 #: refits left it repeating at 0.79 (nocturne seed 555 #6, whose four blue tiles never
 #: broke the cloth's pattern). Only there: a period that three refits pass still moves
-#: by a tenth of a pixel on further ones, and on one check that moved its breaks and
-#: eight tiles' readings, as many lost as won.
+#: by a tenth of a pixel on further ones, and on one check (seed 2024 #19) that moved
+#: its breaks and 33 styles' readings of it (8 tiles won, 5 lost, a false token more).
 LATTICE_LATE_REFITS = 8
 #: A place is a break when more than this share of a cell around it has a colour
 #: found one period away in none of the four directions: the seams between cells,
