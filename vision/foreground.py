@@ -169,8 +169,8 @@ LATTICE_REPEAT_MIN = 0.8
 #: the centres' fit can miss by a pixel, which on such cells is half a cell.
 LATTICE_REFIT_STRETCHES = 12
 LATTICE_REFITS = 3
-#: Where that leaves a period short of the repetition, it is refitted again, until no
-#: stretch's period moves or this many times: a blue gingham under a lamp's gradient
+#: Where that leaves a period short of the repetition, it is refitted on, until no
+#: stretch's period moves or this many times in all: a blue gingham under a lamp's gradient
 #: had its second period read 5 px (a third of it) off along the first, and three
 #: refits left it repeating at 0.79 (nocturne seed 555 #6, whose four blue tiles never
 #: broke the cloth's pattern). Only there: a period that three refits pass still moves
@@ -1048,20 +1048,15 @@ def _cloth_lattice(
         if axes is None:
             continue
         a, b = axes
-        pairs = ([a, b], [a + b, a - b])
-        for pair in pairs:
-            if min(_repeats(labels, points, here, coef) for coef in pair) >= LATTICE_REPEAT_MIN:
-                return pair, cell
-        for pair in pairs:
-            pair = [_refitted(labels, points, here, coef, stretch) for coef in pair]
-            if min(_repeats(labels, points, here, coef) for coef in pair) >= LATTICE_REPEAT_MIN:
-                return pair, cell
-        for pair in pairs:
-            pair = [
-                _refitted(labels, points, here, coef, stretch, LATTICE_LATE_REFITS) for coef in pair
-            ]
-            if min(_repeats(labels, points, here, coef) for coef in pair) >= LATTICE_REPEAT_MIN:
-                return pair, cell
+        pairs = [[a, b], [a + b, a - b]]
+        # each pair as read, then refitted, then refitted further from where that left it
+        for times in (0, LATTICE_REFITS, LATTICE_LATE_REFITS - LATTICE_REFITS):
+            for n, pair in enumerate(pairs):
+                pairs[n] = pair = [
+                    _refitted(labels, points, here, coef, stretch, times) for coef in pair
+                ]
+                if min(_repeats(labels, points, here, c) for c in pair) >= LATTICE_REPEAT_MIN:
+                    return pair, cell
     return None
 
 

@@ -198,9 +198,8 @@ def in_view(
         if shown >= IN_VIEW_MIN:
             kept.append(s)
         else:
-            unseen.append(
-                RejectedCandidate(c.center, c.polygon(), f"mostly out of view ({shown:.0%} shown)")
-            )
+            reason = f"mostly out of view ({shown:.0%} shown)"
+            unseen.append(RejectedCandidate(c.center, outline, reason))
     return kept, unseen
 
 
