@@ -177,6 +177,10 @@ LATTICE_REFITS = 3
 #: by a tenth of a pixel on further ones, and on one check (seed 2024 #19) that moved
 #: its breaks and 33 styles' readings of it (8 tiles won, 5 lost, a false token more).
 LATTICE_LATE_REFITS = 8
+#: How many periods out, along and across the cloth's axes, a pixel's lattice neighbours
+#: lie that vote on whether its colour is the cloth's (see :func:`_outvoted`): two,
+#: 24 neighbours, most of them beyond a pale tile's or a row of tokens' reach.
+LATTICE_VOTE_REACH = 2
 #: A place is a break when more than this share of a cell around it has a colour
 #: found one period away in none of the four directions: the seams between cells,
 #: where a period read a pixel short lands on the next cell, stay well under it...
@@ -372,7 +376,54 @@ def _cloth_objects(
         pattern = fine if pattern is None else cv2.bitwise_or(pattern, fine)
     if pattern is not None:
         mask = cv2.bitwise_or(mask, pattern)
+    if found is not None:
+        scaled = (slice(None), slice(None)) if full_scale else half
+        voted = outvoted_objects(labels[scaled], palette, found[2], found[1], mask[scaled])
+        if voted is not None:
+            mask = cv2.bitwise_or(mask, cv2.resize(voted, size, interpolation=cv2.INTER_NEAREST))
     return mask, broken, periods, places
+
+
+def outvoted_objects(
+    labels: np.ndarray,
+    palette: np.ndarray,
+    fields: list[np.ndarray],
+    cell: float,
+    seen: np.ndarray,
+) -> np.ndarray | None:
+    """Pale things on a checked cloth that no other cue found (``seen``, 0/255), where the
+    cloth round a pixel outvotes its colour (:func:`_outvoted`), as 0/255 at the scale
+    of ``labels``; None where there are none.
+
+    The cloth's breaks compare a pixel with its four neighbours one period away, and
+    a pale piece in the cloth's own colours finds its like there: on the next token of
+    a row laid about a period apart along the cloth's axis (clock seed 7 #3, cream
+    backs on a red and cream check, 4 of 13 lost), or on itself, a tile with a pale
+    ground and a figure in the cloth's other colours (azulejo seed 2024 #19, cream
+    tiles with green figures on a green gingham, 4 lost). Two periods out, most of its
+    lattice neighbours lie on the cloth round it.
+
+    Only what lies clear of every other cue's objects is added: the cloth between the
+    pieces of a heap is outvoted too, its neighbours landing on them, and so is a
+    piece those cues outline more sharply. And only pale things: where the cloth's
+    darkest colour is the commonest, the searches look for a piece there, cut as the
+    cloth's breaks show it (a red tile on a red check, its heart read so).
+    """
+    votes = _outvoted(np.ascontiguousarray(labels), fields)
+    votes[labels == NO_COLOUR] = 255
+    # the seams between cells, a pixel or two wide, are outvoted where a period is a
+    # pixel off
+    votes = cv2.morphologyEx(votes, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    near = cv2.dilate(seen, np.ones((3, 3), np.uint8))
+    apart = _untouched(cv2.subtract(votes, near), cv2.dilate(near, np.ones((3, 3), np.uint8)))
+    _, regions, stats, _ = cv2.connectedComponentsWithStats(apart)
+    large = stats[:, cv2.CC_STAT_AREA] >= BREAK_MIN_CELLS * cell
+    large[0] = False
+    if not large.any():
+        return None
+    # a pale piece's pale cells, which the cloth repeats, are filled back
+    found = fill_holes(np.where(large[regions], 255, 0).astype(np.uint8))
+    return _pale_grounds(found, labels, palette, cell, dark_min_cells=np.inf)
 
 
 def _grown_into(faint: np.ndarray, strong: np.ndarray, share: float = FAINT_SHARE) -> np.ndarray:
@@ -907,6 +958,36 @@ def cloth_breaks(
     return broken, cell, fields
 
 
+def _outvoted(labels: np.ndarray, fields: list[np.ndarray]) -> np.ndarray:
+    """Where a pixel's cloth colour (``labels``) recurs at under half of its lattice
+    neighbours within :data:`LATTICE_VOTE_REACH` periods (``fields``) in the frame,
+    as 0/255.
+
+    Farther neighbours than one period land on the cloth around a piece, and a light's
+    gradient or a shadow, changing slowly, moves a pixel and its neighbours alike.
+    """
+    h, w = labels.shape
+    xs = np.arange(w, dtype=np.float32)[None, :]
+    ys = np.arange(h, dtype=np.float32)[:, None]
+    same = np.zeros(labels.shape, np.uint8)
+    inside = np.zeros(labels.shape, np.uint8)
+    reach = range(-LATTICE_VOTE_REACH, LATTICE_VOTE_REACH + 1)
+    outside = NO_COLOUR - 1  # no cloth colour's label, and not NO_COLOUR's either
+    for i, j in ((i, j) for i in reach for j in reach if (i, j) != (0, 0)):
+        coef = i * fields[0] + j * fields[1]
+        moved = cv2.remap(
+            labels,
+            xs + coef[0, 0] + coef[1, 0] * xs + coef[2, 0] * ys,
+            ys + coef[0, 1] + coef[1, 1] * xs + coef[2, 1] * ys,
+            cv2.INTER_NEAREST,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=outside,
+        )
+        cv2.add(same, cv2.compare(moved, labels, cv2.CMP_EQ) // 255, dst=same)
+        cv2.add(inside, cv2.compare(moved, outside, cv2.CMP_NE) // 255, dst=inside)
+    return cv2.compare(2 * same.astype(np.int16), inside.astype(np.int16), cv2.CMP_LT)
+
+
 def _mixed_colours(palette: np.ndarray) -> np.ndarray:
     """Which of a cloth's palette colours (Lab rows) are neither its palest nor its darkest,
     as a lookup over labels (:data:`NO_COLOUR` included)."""
@@ -1061,10 +1142,14 @@ def _cloth_lattice(
 
 
 def _pale_grounds(
-    objects: np.ndarray, labels: np.ndarray, palette: np.ndarray, cell: float
+    objects: np.ndarray,
+    labels: np.ndarray,
+    palette: np.ndarray,
+    cell: float,
+    dark_min_cells: float = DARK_BREAK_MIN_CELLS,
 ) -> np.ndarray:
     """The regions of ``objects`` (0/255) whose commonest cloth colour is not its darkest,
-    and those :data:`DARK_BREAK_MIN_CELLS` cells or wider whatever their colour.
+    and those ``dark_min_cells`` cells or wider whatever their colour.
 
     A break only two cells wide takes in the corners that happen to repeat the cloth, so
     a square tile in the cloth's dark colour comes out round (read as a token); its
@@ -1083,7 +1168,7 @@ def _pale_grounds(
     shares = np.zeros((count, len(palette)))
     np.add.at(shares, (ids[on_cloth], colours[on_cloth]), 1)
     dark = shares.argmax(axis=1) == darkest
-    dark &= stats[:, cv2.CC_STAT_AREA] < DARK_BREAK_MIN_CELLS * cell
+    dark &= stats[:, cv2.CC_STAT_AREA] < dark_min_cells * cell
     dark[0] = True
     return np.where(dark[regions], 0, objects).astype(np.uint8)
 

@@ -14,6 +14,7 @@ from vision.foreground import (
     _band_samples,
     _cloth_samples,
     _edge_stretches,
+    _outvoted,
     _refitted,
     _repeats,
     _sparse_pieces,
@@ -865,3 +866,33 @@ def test_a_period_misread_by_a_third_of_itself_is_refitted_to_where_the_cloth_re
     late = _refitted(labels, points, here, misread, stretch, LATTICE_LATE_REFITS)
     assert _repeats(labels, points, here, late) >= LATTICE_REPEAT_MIN
     assert np.allclose(late[0], b, atol=1.0)
+
+
+def _gingham_labels(cell: int, shape: tuple[int, int] = (180, 320)) -> np.ndarray:
+    """A gingham's cloth colours as labels: 0 pale, 1 mixed, 2 dark; period two cells."""
+    ys, xs = np.mgrid[0 : shape[0], 0 : shape[1]]
+    return ((xs // cell) % 2 + (ys // cell) % 2).astype(np.uint8)
+
+
+def test_a_row_of_pale_tokens_a_period_apart_is_outvoted_by_the_cloth_round_it():
+    # pale discs a period apart along the cloth's axis (seed 7 #3's cream backs on the
+    # red and cream check): one period along the row lands on the next disc's pale, so
+    # the four nearest neighbours never all disagree; two periods out they land on cloth
+    labels = _gingham_labels(cell=6)
+    row = np.zeros(labels.shape, np.uint8)
+    for k in range(6):
+        cv2.circle(row, (100 + 12 * k, 90), 5, 1, -1)
+    labels[row > 0] = 0
+    along = np.array([[12, 0], [0, 0], [0, 0]], np.float32)
+    across = np.array([[0, 12], [0, 0], [0, 0]], np.float32)
+    middle = (row > 0) & (np.arange(labels.shape[1])[None, :] > 106)
+    middle &= np.arange(labels.shape[1])[None, :] < 154
+    one_period = np.ones(labels.shape, bool)
+    for dx, dy in ((12, 0), (-12, 0), (0, 12), (0, -12)):
+        one_period &= np.roll(labels, (-dy, -dx), axis=(0, 1)) != labels
+    assert one_period[middle].mean() < 0.1
+    outvoted = _outvoted(labels, [along, across]) > 0
+    # all but the pale cells' quarter of each disc, where the cloth is pale too
+    assert outvoted[middle].mean() > 0.6
+    clear = cv2.dilate(row, np.ones((5, 5), np.uint8)) == 0
+    assert outvoted[clear].mean() < 0.01

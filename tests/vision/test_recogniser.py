@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -759,6 +760,32 @@ def test_blue_tiles_on_a_blue_gingham_under_a_lamp_s_gradient_are_read(
     for truth in photo.tiles:
         if truth.tile.colour.value == "blue" and truth.center[1] < 600:
             assert read_at(result, truth.center, 20.0) == [truth.tile]
+
+
+@pytest.fixture(scope="module")
+def sets_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("check-styles")
+
+
+def test_pale_tiles_on_a_gingham_of_their_figure_s_colour_are_read(sets_dir):
+    # azulejo seed 2024 #19: cream tiles with a green figure and corner dots on a green
+    # and white gingham; each cloth colour lies within a gap of every point of a tile,
+    # and one period away it finds its like on the tile, so four of them were never in
+    # the mask; two periods and more away their neighbours outvote them
+    recogniser = Recogniser(style_tileset("azulejo", sets_dir))
+    photo = evaluation_photo(recogniser.tileset, 2024, 2, 19)
+    score = score_photo(photo, recogniser.detect(photo.image), 2, 19)
+    assert score.tiles_right >= 13 and score.false_positives == 0, score
+
+
+def test_a_row_of_pale_backs_a_period_apart_on_a_red_and_cream_check_is_read(sets_dir):
+    # clock seed 7 #3: a row of cream backs laid about a period apart along the check's
+    # axis, each finding the next one's cream one period on; its far part was never in
+    # the mask (9 of 13 tokens right)
+    recogniser = Recogniser(style_tileset("clock", sets_dir))
+    photo = evaluation_photo(recogniser.tileset, 7, 2, 3)
+    score = score_photo(photo, recogniser.detect(photo.image), 2, 3)
+    assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
 
 
 def test_a_checked_cloth_seen_close_up_is_modelled_as_a_cloth(square_set, square_recogniser):
