@@ -966,25 +966,15 @@ def _outvoted(labels: np.ndarray, fields: list[np.ndarray]) -> np.ndarray:
     Farther neighbours than one period land on the cloth around a piece, and a light's
     gradient or a shadow, changing slowly, moves a pixel and its neighbours alike.
     """
-    h, w = labels.shape
-    xs = np.arange(w, dtype=np.float32)[None, :]
-    ys = np.arange(h, dtype=np.float32)[:, None]
     same = np.zeros(labels.shape, np.uint8)
     inside = np.zeros(labels.shape, np.uint8)
     reach = range(-LATTICE_VOTE_REACH, LATTICE_VOTE_REACH + 1)
     outside = NO_COLOUR - 1  # no cloth colour's label, and not NO_COLOUR's either
-    for i, j in ((i, j) for i in reach for j in reach if (i, j) != (0, 0)):
-        coef = i * fields[0] + j * fields[1]
-        moved = cv2.remap(
-            labels,
-            xs + coef[0, 0] + coef[1, 0] * xs + coef[2, 0] * ys,
-            ys + coef[0, 1] + coef[1, 1] * xs + coef[2, 1] * ys,
-            cv2.INTER_NEAREST,
-            borderMode=cv2.BORDER_CONSTANT,
-            borderValue=outside,
-        )
-        cv2.add(same, cv2.compare(moved, labels, cv2.CMP_EQ) // 255, dst=same)
-        cv2.add(inside, cv2.compare(moved, outside, cv2.CMP_NE) // 255, dst=inside)
+    # half the neighbours, each seen both ways: the other half
+    for i, j in ((i, j) for i in reach for j in reach if (i, j) > (0, 0)):
+        for moved in _both_ways(labels, i * fields[0] + j * fields[1], outside=outside):
+            cv2.add(same, cv2.compare(moved, labels, cv2.CMP_EQ) // 255, dst=same)
+            cv2.add(inside, cv2.compare(moved, outside, cv2.CMP_NE) // 255, dst=inside)
     return cv2.compare(2 * same.astype(np.int16), inside.astype(np.int16), cv2.CMP_LT)
 
 

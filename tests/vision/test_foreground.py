@@ -12,6 +12,7 @@ from vision.foreground import (
     LATTICE_REPEAT_MIN,
     QUIET_HUE,
     _band_samples,
+    _both_ways,
     _cloth_samples,
     _edge_stretches,
     _outvoted,
@@ -887,9 +888,11 @@ def test_a_row_of_pale_tokens_a_period_apart_is_outvoted_by_the_cloth_round_it()
     across = np.array([[0, 12], [0, 0], [0, 0]], np.float32)
     middle = (row > 0) & (np.arange(labels.shape[1])[None, :] > 106)
     middle &= np.arange(labels.shape[1])[None, :] < 154
+    # the cloth's breaks: the colour found one period away in none of four directions
     one_period = np.ones(labels.shape, bool)
-    for dx, dy in ((12, 0), (-12, 0), (0, 12), (0, -12)):
-        one_period &= np.roll(labels, (-dy, -dx), axis=(0, 1)) != labels
+    for coef in (along, across):
+        for moved in _both_ways(labels, coef, outside=None):
+            one_period &= moved != labels
     assert one_period[middle].mean() < 0.1
     outvoted = _outvoted(labels, [along, across]) > 0
     # all but the pale cells' quarter of each disc, where the cloth is pale too
