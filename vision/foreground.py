@@ -105,10 +105,11 @@ PATTERN_MAX_AREA = 0.25
 #: region is a thing larger than a disc, whose pale border on the cloth's pale cells
 #: the vote would notch away (a column of round pale tiles, 3.7 discs and more)...
 SWOLLEN_MAX_DISCS = 3.0
-#: ...and only where those show at most this share of the region, in one piece (this
-#: share of what they show): a region they show most of was hardly swollen, and one
-#: they leave in pieces holds something they do not see whole.
+#: ...and only where those show at most this share of the region (one they show most
+#: of was hardly swollen)...
 SWOLLEN_SHOWN_MAX = 0.6
+#: ...in one piece, this share of what they show (one they leave in pieces holds
+#: something they do not see whole: a row of grey backs).
 SWOLLEN_ONE_PIECE = 0.9
 #: A cloth colour is laid in separate cells when the cell holding a typical pixel of it
 #: (the pixel-weighted median of its connected pieces along the frame's edges) is at
