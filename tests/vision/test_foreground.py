@@ -903,18 +903,12 @@ def test_a_row_of_pale_tokens_a_period_apart_is_outvoted_by_the_cloth_round_it()
     assert outvoted[clear].mean() < 0.01
 
 
-def _disc(shape: tuple[int, int], centre: tuple[int, int], radius: int) -> np.ndarray:
-    disc = np.zeros(shape, np.uint8)
-    cv2.circle(disc, centre, radius, 255, -1)
-    return disc
-
-
 def test_a_token_the_spacing_cue_swelled_into_a_disc_of_cloth_is_cut_back_to_what_the_vote_shows():
     # seed 7 #3's face-up ends: a token one cell wide swells into a disc the cue's gap
-    # across, twice its area; the lattice vote shows the token itself
+    # across, over twice its area; the lattice vote shows the token itself
     gap = 5.0
-    swollen = _disc((60, 60), (30, 30), 8)  # 201 px, 2.6 discs of the gap
-    token = _disc((60, 60), (30, 30), 5) > 0
+    swollen = 255 * disc_mask((30, 30), 8).astype(np.uint8)  # 201 px, 2.6 discs of the gap
+    token = disc_mask((30, 30), 5)
     cut = _swollen_cut_back(swollen, token, gap)
     assert np.array_equal(cut > 0, token)
 
@@ -923,18 +917,18 @@ def test_a_region_of_many_discs_is_a_larger_thing_the_vote_may_not_notch():
     # a pale round tile on the cloth's pale cells: the vote leaves out its border where
     # the cells round it are pale too, and cutting it back would notch it
     gap = 5.0
-    tile = _disc((80, 80), (40, 40), 16)
+    tile = 255 * disc_mask((40, 40), 16).astype(np.uint8)
     assert np.count_nonzero(tile) > SWOLLEN_MAX_DISCS * np.pi * gap**2
-    shown = _disc((80, 80), (40, 40), 9) > 0
+    shown = disc_mask((40, 40), 9)
     assert np.array_equal(_swollen_cut_back(tile, shown, gap), tile)
 
 
 def test_a_small_region_the_vote_shows_in_pieces_or_mostly_whole_is_left_as_it_is():
     gap = 5.0
-    swollen = _disc((60, 60), (30, 30), 8)
+    swollen = 255 * disc_mask((30, 30), 8).astype(np.uint8)
     # two backs the vote sees apart: what held them together is left whole
-    apart = (_disc((60, 60), (25, 30), 3) | _disc((60, 60), (36, 30), 3)) > 0
+    apart = disc_mask((25, 30), 3) | disc_mask((36, 30), 3)
     assert np.array_equal(_swollen_cut_back(swollen, apart, gap), swollen)
     # nine tenths of it shown: it was hardly swollen
-    most = _disc((60, 60), (30, 30), 7) > 0
+    most = disc_mask((30, 30), 7)
     assert np.array_equal(_swollen_cut_back(swollen, most, gap), swollen)
