@@ -408,7 +408,9 @@ def placed_game(browser: Any, base: str, reading: str | None = None) -> Phone:
 def test_the_overhead_camera_reads_a_collection(camera_server: str, browser: Any, photo) -> None:
     host = placed_game(browser, camera_server, reading="camera")
     host.page.wait_for_selector("#camera-card:not([hidden]) #camera-check p.check")
-    host.page.wait_for_function("document.getElementById('camera-img').naturalWidth > 0")
+    # a function, as the other waits pass: a bare expression is polled with eval, which
+    # the page's Content-Security-Policy refuses once the image is not there at once
+    host.page.wait_for_function("() => document.getElementById('camera-img').naturalWidth > 0")
     checks = host.page.locator("#camera-check p.check")
     assert checks.count() == len(PLAYERS)
     shown = host.game(host.page.evaluate("document.body.dataset.gameId"))
