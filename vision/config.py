@@ -48,8 +48,10 @@ class VisionConfig:
     edge_noise_factor: float = 6.0
     #: Share of the frame above which edges are the table's own pattern, not objects.
     edge_max_share: float = 0.12
-    #: Smallest tile side, in full-frame pixels, worth classifying.
+    #: Smallest tile side, in full-frame pixels, worth classifying...
     min_tile_px: int = 18
+    #: ...and, for the tiles reported, as a share of the frame's shorter side.
+    min_tile_frac: float = 0.033
     #: Largest tile side as a share of the frame's shorter side.
     max_tile_frac: float = 0.45
     #: A blob filling this much of its rotated box with a near-square box is one object.

@@ -166,12 +166,14 @@ class Naming:
         chosen: list[Scored],
         scoring: Scoring,
         beyond: list[np.ndarray | None] | None = None,
+        least_side: float = 0.0,
     ) -> tuple[list[TileDetection], list[TokenDetection], list[RejectedCandidate], np.ndarray]:
         """The chosen pieces named under the frame's light: its tiles and tokens, the
-        pieces read too unsurely to report (as rejected), and the light's gains. How
-        clearly each piece's kind leads the next (``scoring``'s lead) goes into its
-        confidence. ``beyond`` (optional, one per piece): each piece cut wider as cut
-        (see :meth:`wider_cuts`), for the sets whose colour lies at the edge."""
+        pieces read too unsurely to report, or tiles smaller than ``least_side`` (see
+        :meth:`vision.scoring.Scoring.least_tile_side`), as rejected, and the light's
+        gains. How clearly each piece's kind leads the next (``scoring``'s lead) goes
+        into its confidence. ``beyond`` (optional, one per piece): each piece cut wider
+        as cut (see :meth:`wider_cuts`), for the sets whose colour lies at the edge."""
         model = self.model
         tiles: list[TileDetection] = []
         unsure: list[RejectedCandidate] = []
@@ -270,6 +272,9 @@ class Naming:
             elif i in repeated:
                 # a unique tile read twice, or a print: see _repeated_reads
                 unsure.append(RejectedCandidate(c.center, c.polygon(), repeated[i]))
+            elif label.tile is not None and c.side < least_side:
+                reason = f"too small for the frame ({c.side:.0f} px)"
+                unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
             elif label.tile is not None:
                 # whether it is a tile was settled above; how surely its heart was read
                 # only lowers what is reported (a tile is easier to correct than to add)

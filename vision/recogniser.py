@@ -213,7 +213,9 @@ class Recogniser:
             scoring, pyramid, chosen, self.naming.turn_chroma, self.naming.colour_masks[False]
         )
         chosen, beyond = self.naming.cut_to_their_faces(chosen, pyramid)
-        tiles, tokens, unsure, gains = self.naming.colour(chosen, scoring, beyond)
+        tiles, tokens, unsure, gains = self.naming.colour(
+            chosen, scoring, beyond, scoring.least_tile_side((width, height))
+        )
         lap("colour")
         return FrameResult(
             width=width,

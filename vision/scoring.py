@@ -343,6 +343,22 @@ class Scoring:
                 return f"wrong size ({ratio:.2f}× a tile)"
         return None
 
+    def least_tile_side(self, size: tuple[int, int]) -> float:
+        """The smallest side, in pixels, of a tile reported in a frame of ``size``
+        (width, height): ``min_tile_frac`` of its shorter side.
+
+        A table's collection seen whole leaves its tiles 30 px and more in a 1280 × 720
+        frame; what matches a face under 24 px there is print, not a tile: with no tile
+        in the frame to say how large one is, the deposit mat's moons and a die's pips,
+        cut as 15-25 px pieces, were half of the false tiles on the empty table's
+        photos. It is a share of the frame, not a number of pixels, so that a phone's
+        photo and a webcam's frame of the same table agree. Only what is reported is
+        held to it (:meth:`vision.naming.Naming.colour`): on the way, a tile's figure
+        cut small is what some searches find the whole tile by (woodcut seed 7 #3's
+        33 px tiles on a red check, first cut at 22 px), and the small pieces of a
+        print still count among its repeats."""
+        return self.config.min_tile_frac * min(size)
+
     def size_model(self, pieces: list[Scored], calibrated: float | None) -> SizeModel | None:
         """The side of a tile expected at each point of the frame, or None if unknown.
 

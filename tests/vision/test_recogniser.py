@@ -887,6 +887,17 @@ def test_a_disc_found_by_its_rim_on_an_empty_table_must_match_beyond_doubt(
     assert round_recogniser.detect(photo.image).tiles == ()
 
 
+def test_small_squares_cut_on_the_mat_s_moons_are_no_tiles_on_an_empty_table(tmp_path):
+    # the regression's empty set, leaded's photo 3: with no tile in the frame to say
+    # how large one is, four squares of 15-25 px cut on the mat's moons matched a
+    # maiden's face and were read as two blue and two green maidens
+    recogniser = Recogniser(style_tileset("leaded", tmp_path))
+    photo = empty_table_photo(recogniser.tileset, 2024, 2, 3)
+    result = recogniser.detect(photo.image)
+    assert result.tiles == ()
+    assert any(r.reason.startswith("too small for the frame") for r in result.rejected)
+
+
 def test_bits_of_a_round_tile_s_rim_are_no_tiles(round_set, round_recogniser):
     # the same series' hard photo 15: of a round tile mostly under the mat, the mask
     # keeps its rim, cut into discs a twentieth of a tile's size; with no size known

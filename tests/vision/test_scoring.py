@@ -41,3 +41,16 @@ def test_clear_tokens_smaller_than_the_tiles_leave_their_size_as_it_is(round_rec
     size_at = round_recogniser.scoring.size_model(_block_and_row(round_recogniser, 18.0), None)
     assert size_at is not None
     assert abs(size_at((400.0, 300.0)) - 25.0) < 1.0
+
+
+def test_the_least_tile_is_a_thirtieth_of_the_frame_s_shorter_side(round_recogniser):
+    # the empty table's photos (1280 x 720): with nothing in the frame to say how large
+    # a tile is, the deposit mat's printed moons and a die's pips, cut as 15-25 px
+    # pieces, matched faces and were read as tiles; true tiles there are 32 px and more
+    scoring = round_recogniser.scoring
+    assert 22 < scoring.least_tile_side((1280, 720)) < 25
+
+
+def test_the_least_tile_is_a_share_of_the_frame_not_a_number_of_pixels(round_recogniser):
+    scoring = round_recogniser.scoring
+    assert scoring.least_tile_side((4032, 3024)) == 4 * scoring.least_tile_side((1008, 756))
