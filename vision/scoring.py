@@ -350,7 +350,7 @@ class Scoring:
         A table's collection seen whole leaves its tiles 30 px and more in a 1280 × 720
         frame; what matches a face under 24 px there is print, not a tile: with no tile
         in the frame to say how large one is, the deposit mat's moons and a die's pips,
-        cut as 15-25 px pieces, were half of the false tiles on the empty table's
+        cut as 15-25 px pieces, were 17 of the 40 false tiles on the empty table's
         photos. It is a share of the frame, not a number of pixels, so that a phone's
         photo and a webcam's frame of the same table agree. Only what is reported is
         held to it (:meth:`vision.naming.Naming.colour`): on the way, a tile's figure
