@@ -9,10 +9,12 @@ what does change (the pieces chosen so far, the size of a tile across the frame)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from vision.candidates import Blob, Candidate
+from vision.outlines import cloth_step
 from vision.rectify import Pyramid
 from vision.shared_arrays import locked
 
@@ -61,6 +63,13 @@ class Frame:
         ):
             if isinstance(array, np.ndarray):
                 locked(array)
+
+    @cached_property
+    def cloth_step(self) -> float:
+        """The cloth's own step in grey between neighbouring pixels
+        (:func:`vision.outlines.cloth_step`), read once: several searches judge faint
+        outlines against it."""
+        return cloth_step(self.grey)
 
 
 def within_frame(piece: Candidate, frame: Frame) -> bool:

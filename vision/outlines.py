@@ -16,6 +16,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.foreground import border_band
 from vision.numeric import percentile_of
 from vision.pixels import to_frame, to_work
 
@@ -33,6 +34,14 @@ ALL_ROUND_QUANTILE = 25
 EVEN_QUANTILE = 20
 
 _RING_FACTORS = np.array(RINGS)[:, None, None]
+#: Where a piece's edge may be faint (a dark tile on a cloth as dark as its ground), its
+#: outline must still step by this many times the cloth's own step between neighbouring
+#: pixels (:func:`cloth_step`): a black record's rim on a dark cloth steps 3-8 grey
+#: levels, the cloth 0.8-1.0, and a face imagined round a token or a die there crosses
+#: cloth alone (0.9-1.3 of the cloth's step; 0.7-1.5 round the dice and card corners
+#: of the empty tables, where dark tarot tiles round their own figures step 3.3-6.8).
+CLOTH_NOISE_STEPS = 2.5
+
 #: Offsets (px) across an outline at which its step is taken (:func:`_steps_across`).
 _ACROSS = np.array([-1.0, 0.0, 1.0])
 #: Points along each side of a square's outline, and round a disc's.
@@ -73,6 +82,19 @@ def outline_contrast(
         return 0.0, 0.0
     typical = np.median(rings, axis=1).tolist()  # one call for the three rings
     return typical[0], max(typical[1:])
+
+
+def cloth_step(grey: np.ndarray) -> float:
+    """The cloth's own step in grey between pixels two apart, along the frame's border
+    (where the table is surely seen), blurred as outlines are
+    (:func:`outline_contrast`): the median of the larger of the two directions' steps.
+    An outline that steps no more than this is the cloth's noise, not an edge."""
+    blurred = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
+    across = np.zeros_like(blurred)
+    across[:, 1:-1] = np.abs(blurred[:, 2:] - blurred[:, :-2])
+    down = np.zeros_like(blurred)
+    down[1:-1] = np.abs(blurred[2:] - blurred[:-2])
+    return float(np.median(np.maximum(across, down)[border_band(grey.shape)]))
 
 
 def outline_evenness(grey: np.ndarray, quad: np.ndarray, scale: float, round_: bool) -> float:

@@ -21,7 +21,7 @@ from vision.matching import align, lead_share, match_structure
 from vision.model import AppearanceModel
 from vision.motifs import motif_pairs
 from vision.numeric import median_of
-from vision.outlines import fitted_to_edge, has_outline
+from vision.outlines import CLOTH_NOISE_STEPS, fitted_to_edge, has_outline, outline_contrast
 from vision.pieces import Scored, SizeModel, elongation
 from vision.rectify import Pyramid
 from vision.tileset import TileSet
@@ -284,12 +284,7 @@ class Scoring:
                 not outline
                 or has_outline(
                     frame.grey,
-                    fitted_to_edge(
-                        frame.pyramid.levels[0],
-                        s.candidate.quad,
-                        s.candidate.round,
-                        self.framed[s.candidate.round],
-                    ),
+                    self._on_edge(frame, s),
                     frame.scale,
                     s.candidate.round,
                     config.outline_step_min if step_min is None else step_min,
@@ -297,6 +292,24 @@ class Scoring:
                 )
             )
         ]
+
+    def outline_step(self, frame: Frame, s: Scored) -> float:
+        """The typical step in grey across the piece's outline, on its edge
+        (:func:`vision.outlines.outline_contrast`)."""
+        quad = self._on_edge(frame, s)
+        return outline_contrast(frame.grey, quad, frame.scale, s.candidate.round)[0]
+
+    def least_faint_step(self, frame: Frame) -> float:
+        """The least step an outline may take where a piece's edge may be faint: a few
+        times the cloth's own noise (:data:`vision.outlines.CLOTH_NOISE_STEPS`), never
+        more than a clear outline's (``outline_step_min``)."""
+        return min(self.config.outline_step_min, CLOTH_NOISE_STEPS * frame.cloth_step)
+
+    def _on_edge(self, frame: Frame, s: Scored) -> np.ndarray:
+        """The piece's cut moved onto its edge (:func:`vision.outlines.fitted_to_edge`):
+        alignment places a piece well but sizes it only to a tenth."""
+        c = s.candidate
+        return fitted_to_edge(frame.pyramid.levels[0], c.quad, c.round, self.framed[c.round])
 
     def doubtful(self, s: Scored, side_px: float) -> bool:
         """A chosen piece that may stand where a larger piece of ``side_px`` lies: much

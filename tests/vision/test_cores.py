@@ -8,7 +8,6 @@ import pytest
 
 from vision.evaluate import evaluation_photo
 from vision.recogniser import Recogniser
-from vision.searches.cores import cloth_step
 from vision.synth.check_styles import check_set
 
 
@@ -31,14 +30,6 @@ def test_a_set_printing_its_colour_in_a_small_centred_disc_learns_how_large_it_i
     assert 0.60 <= coins.scoring.model.colour_core <= 0.70
     assert round_recogniser.scoring.model.colour_core is None
     assert square_recogniser.scoring.model.colour_core is None
-
-
-def test_the_cloths_own_step_is_read_along_the_border():
-    flat = np.full((90, 160), 60, np.uint8)
-    assert cloth_step(flat) == 0.0
-    rng = np.random.default_rng(0)
-    noisy = np.clip(60 + rng.normal(0, 6, flat.shape), 0, 255).astype(np.uint8)
-    assert 1.0 < cloth_step(noisy) < 6.0
 
 
 def test_black_records_on_a_dark_cloth_are_found_round_their_labels(vinyl):

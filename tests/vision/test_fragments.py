@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 
 from vision.candidates import find_blobs
-from vision.evaluate import evaluation_photo, score_photo
+from vision.evaluate import empty_table_photo, evaluation_photo, score_photo
 from vision.recogniser import Recogniser
 from vision.searches.fragments import _DISC_FIT, _disc_places
 from vision.synth.regression import style_tileset
@@ -117,6 +117,18 @@ def test_a_tile_matched_beyond_doubt_round_its_figure_needs_no_outline(tmp_path)
         (truth,) = [t.tile for t in photo.tiles if np.hypot(*np.subtract(t.center, point)) < 10]
         read = [t.tile for t in result.tiles if np.hypot(*np.subtract(t.center, point)) < 10]
         assert read == [truth], point
+
+
+def test_a_square_matched_beyond_doubt_round_a_die_on_an_empty_table_is_no_tile(tmp_path):
+    # the regression's empty set, glow's photo 5 and brick's photo 2: with nothing to
+    # say how large a tile is, squares laid round small dice on the bare cloth at the
+    # ladder's sizes matched a garlic tile whose ground is the cloth at 0.90-0.94 (read
+    # as blue garlics, and a green one at confidence 1.00), but their outlines stepped
+    # as the cloth does (0.7-1.1 times its noise): no tile
+    for style, index in [("glow", 5), ("brick", 2)]:
+        recogniser = Recogniser(style_tileset(style, tmp_path))
+        photo = empty_table_photo(recogniser.tileset, 2024, 2, index)
+        assert recogniser.detect(photo.image).tiles == (), style
 
 
 def test_a_square_round_a_figure_is_aligned_again_from_its_next_best_turns(tmp_path):

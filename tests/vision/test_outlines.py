@@ -12,6 +12,7 @@ from vision import outlines
 from vision.config import VisionConfig
 from vision.outlines import (
     cloth_free_gradient,
+    cloth_step,
     fitted_to_edge,
     has_outline,
     outline_evenness,
@@ -231,3 +232,15 @@ def test_an_outline_search_works_the_cloth_free_gradient_out_once_for_all_its_si
     quad = edges.outlined(scoring, frame, centre, side)
     assert quad is not None and np.hypot(*(quad.mean(axis=0) - centre)) < 0.1 * side
     assert len(calls) == 1
+
+
+def test_the_cloths_own_step_is_read_along_the_border():
+    flat = np.full((90, 160), 60, np.uint8)
+    assert cloth_step(flat) == 0.0
+    rng = np.random.default_rng(0)
+    noisy = np.clip(60 + rng.normal(0, 6, flat.shape), 0, 255).astype(np.uint8)
+    assert 1.0 < cloth_step(noisy) < 6.0
+    # what lies in the middle is not the cloth: a bright block there changes nothing
+    blocked = noisy.copy()
+    blocked[30:60, 50:110] = 250
+    assert cloth_step(blocked) == cloth_step(noisy)

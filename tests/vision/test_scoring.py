@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from vision.candidates import Candidate
+from vision.frame import Frame
 from vision.matching import StructureMatch
 from vision.outlines import square_quad
 from vision.pieces import Scored
+from vision.rectify import Pyramid
 
 
 def _piece(recogniser, name: str, centre: tuple[float, float], side: float) -> Scored:
@@ -54,3 +57,26 @@ def test_the_least_tile_is_a_thirtieth_of_the_frame_s_shorter_side(round_recogni
 def test_the_least_tile_is_a_share_of_the_frame_not_a_number_of_pixels(round_recogniser):
     scoring = round_recogniser.scoring
     assert scoring.least_tile_side((4032, 3024)) == 4 * scoring.least_tile_side((1008, 756))
+
+
+def _cloth(noise: float) -> Frame:
+    """A frame of plain grey cloth whose grey varies by ``noise`` from pixel to pixel."""
+    rng = np.random.default_rng(1)
+    grey = np.clip(90 + rng.normal(0, noise, (180, 320)), 0, 255).astype(np.uint8)
+    image = cv2.cvtColor(cv2.resize(grey, (640, 360)), cv2.COLOR_GRAY2BGR)
+    empty = np.zeros_like(grey)
+    return Frame(image, Pyramid(image), 2.0, grey, empty, [], None, None)
+
+
+def test_a_faint_outline_must_step_a_few_times_the_cloth_s_noise(round_recogniser):
+    # a square laid round a die on a plain cloth steps as the cloth does (0.7-1.5 times
+    # its noise on the empty tables); a dark tile on a cloth as dark steps 3.3-6.8 times
+    scoring = round_recogniser.scoring
+    smooth, rough = _cloth(2.0), _cloth(5.0)
+    assert 0 < scoring.least_faint_step(smooth) < scoring.least_faint_step(rough)
+    assert scoring.least_faint_step(smooth) == 2.5 * smooth.cloth_step
+
+
+def test_a_faint_outline_need_never_step_more_than_a_clear_one(round_recogniser):
+    scoring = round_recogniser.scoring
+    assert scoring.least_faint_step(_cloth(40.0)) == scoring.config.outline_step_min

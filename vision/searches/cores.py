@@ -14,7 +14,7 @@ import numpy as np
 from vision.candidates import Blob, Candidate, find_blobs
 from vision.cuts import full
 from vision.doubts import kept_settling_ties
-from vision.foreground import border_band, fill_holes
+from vision.foreground import fill_holes
 from vision.frame import Frame
 from vision.pieces import Scored, SizeModel, clear_of, displaced, distance, one_per_place
 from vision.rectify import quad_from_ellipse
@@ -36,11 +36,6 @@ _CORE_SIZE_RANGE = (0.8, 1.25)
 _CORE_ROUNDNESS = 0.8
 _CORE_ASPECT = 1.5
 _CORE_FILL = (0.65, 0.9)
-#: The face's outline must step by this many times the cloth's own step between
-#: neighbouring pixels (:func:`cloth_step`), where that is less than ``outline_step_min``:
-#: a black record's rim on a dark cloth steps 3-8 grey levels, the cloth 0.8-1.0, and a
-#: face imagined around a token or a die there crosses cloth alone (0.9-1.3).
-_CORE_STEP_NOISE = 2.5
 
 
 def around_cores(
@@ -99,7 +94,7 @@ def around_cores(
     ]
     # the faces round cores say the frame's tile size themselves: the size the frame
     # read before may be a label's, cut alone and matched to a face at its own size
-    step_min = min(scoring.config.outline_step_min, _CORE_STEP_NOISE * cloth_step(frame.grey))
+    step_min = scoring.least_faint_step(frame)
     kept = kept_settling_ties(
         scoring, frame, aligned, scoring.config.sure_tile_min, _own_side(aligned), True, step_min
     )
@@ -127,19 +122,6 @@ def _disc_like(blob: Blob) -> bool:
         and blob.aspect <= _CORE_ASPECT
         and _CORE_FILL[0] <= blob.fill <= _CORE_FILL[1]
     )
-
-
-def cloth_step(grey: np.ndarray) -> float:
-    """The cloth's own step in grey between pixels two apart, along the frame's border
-    (where the table is surely seen), blurred as outlines are
-    (:func:`vision.outlines.outline_contrast`): the median of the larger of the two
-    directions' steps."""
-    blurred = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
-    across = np.zeros_like(blurred)
-    across[:, 1:-1] = np.abs(blurred[:, 2:] - blurred[:, :-2])
-    down = np.zeros_like(blurred)
-    down[1:-1] = np.abs(blurred[2:] - blurred[:-2])
-    return float(np.median(np.maximum(across, down)[border_band(grey.shape)]))
 
 
 def _own_side(pieces: list[Scored]) -> SizeModel:
