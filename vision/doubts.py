@@ -382,10 +382,10 @@ def kept_sure_or_outlined(
     print (0.91) and a disc laid round a figure bit and shifted to fit the print (0.94),
     which :func:`vision.searches.fragments.around_fragments` keeps out (a rim the
     circle search found among the frame's edges is no such guess, and is let through).
-    On the empty tables a die or a card's corner taken for the figure of a tile whose
-    ground is the cloth matched 0.90-0.94 too, but a square laid round it crosses cloth
-    alone: its outline steps 0.7-1.5 times the cloth's noise, where tarot's tiles step
-    3.3-6.8 times it."""
+    On the empty tables small dice taken for the figure of a tile whose ground is the
+    cloth matched 0.90-0.94 too, but a square laid round one crosses cloth alone: its
+    outline steps 0.7-1.5 times the cloth's noise, where tarot's tiles step 3.3-6.8
+    times it."""
     if not sure_kinds:
         return kept_settling_ties(scoring, frame, pieces, least, size_at)
     faint = scoring.least_faint_step(frame)

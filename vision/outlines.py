@@ -33,15 +33,15 @@ ALL_ROUND_QUANTILE = 25
 #: :func:`outline_evenness`).
 EVEN_QUANTILE = 20
 
-_RING_FACTORS = np.array(RINGS)[:, None, None]
 #: Where a piece's edge may be faint (a dark tile on a cloth as dark as its ground), its
 #: outline must still step by this many times the cloth's own step between neighbouring
 #: pixels (:func:`cloth_step`): a black record's rim on a dark cloth steps 3-8 grey
 #: levels, the cloth 0.8-1.0, and a face imagined round a token or a die there crosses
-#: cloth alone (0.9-1.3 of the cloth's step; 0.7-1.5 round the dice and card corners
+#: cloth alone (0.9-1.3 of the cloth's step; 0.7-1.5 round the small dice
 #: of the empty tables, where dark tarot tiles round their own figures step 3.3-6.8).
 CLOTH_NOISE_STEPS = 2.5
 
+_RING_FACTORS = np.array(RINGS)[:, None, None]
 #: Offsets (px) across an outline at which its step is taken (:func:`_steps_across`).
 _ACROSS = np.array([-1.0, 0.0, 1.0])
 #: Points along each side of a square's outline, and round a disc's.
