@@ -388,11 +388,11 @@ def kept_sure_or_outlined(
     times it."""
     if not sure_kinds:
         return kept_settling_ties(scoring, frame, pieces, least, size_at)
-    faint = scoring.least_faint_step(frame)
+    # the cloth's step (kept on the frame) is read only in a frame with a sure piece
     sure = [
         s.score >= SURE_MATCH
         and within_frame(s.candidate, frame)
-        and scoring.outline_step(frame, s) >= faint
+        and scoring.outline_step(frame, s) >= scoring.least_faint_step(frame)
         for s in pieces
     ]
     rest = [s for s, ok in zip(pieces, sure, strict=True) if not ok]

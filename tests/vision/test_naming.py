@@ -34,16 +34,18 @@ def test_a_coin_toss_stays_a_tile_beside_a_tile_read_surely():
 
 
 @pytest.fixture(scope="module")
-def glow() -> Recogniser:
-    return Recogniser(check_set("glow"))
+def button() -> Recogniser:
+    return Recogniser(check_set("button"))
 
 
-def test_two_dice_on_an_empty_table_are_not_a_tile_and_its_twin(glow: Recogniser):
-    # the regression's empty set, glow's photo 3: two dice on a dark cloth, each read
-    # as a blue garlic's pale figure on a tile as large as three dice, settled as the
-    # tile and its heart twin, both at confidence 0
-    photo = empty_table_photo(glow.tileset, 2024, 2, 3)
-    result = glow.detect(photo.image)
+def test_a_coin_toss_on_an_empty_table_is_no_tile(button: Recogniser):
+    # the regression's empty set, button's photo 1: a bit of a hand's fingers read as a
+    # tile whose heart is a coin toss (confidence 0), with no tile in the frame to vouch
+    # for it. (Glow's photo 3, two dice each read as a blue garlic and settled as the
+    # tile and its heart twin, was this test's photo; since session 34 a sure find round
+    # a figure must step out of the cloth's noise, and those dice are no longer found.)
+    photo = empty_table_photo(button.tileset, 2024, 2, 1)
+    result = button.detect(photo.image)
     assert result.tiles == ()
     assert any(r.reason.startswith("a coin toss") for r in result.rejected)
 
