@@ -50,8 +50,8 @@ class VisionConfig:
     edge_max_share: float = 0.12
     #: Smallest tile side, in full-frame pixels, worth classifying...
     min_tile_px: int = 18
-    #: ...and, for the tiles reported, as a share of the frame's shorter side.
-    min_tile_frac: float = 0.033
+    #: ...and, for the tiles reported, as a share of the frame's longer side.
+    min_tile_frac: float = 0.0186
     #: Largest tile side as a share of the frame's shorter side.
     max_tile_frac: float = 0.45
     #: A blob filling this much of its rotated box with a near-square box is one object.

@@ -358,19 +358,23 @@ class Scoring:
 
     def least_tile_side(self, size: tuple[int, int]) -> float:
         """The smallest side, in pixels, of a tile reported in a frame of ``size``
-        (width, height): ``min_tile_frac`` of its shorter side.
+        (width, height): ``min_tile_frac`` of its longer side.
 
         A table's collection seen whole leaves its tiles 30 px and more in a 1280 × 720
         frame; what matches a face under 24 px there is print, not a tile: with no tile
         in the frame to say how large one is, the deposit mat's moons and a die's pips,
         cut as 15-25 px pieces, were 17 of the 40 false tiles on the empty table's
         photos. It is a share of the frame, not a number of pixels, so that a phone's
-        photo and a webcam's frame of the same table agree. Only what is reported is
+        photo and a webcam's frame of the same table agree, and of its longer side, the
+        width a camera sees: a webcam's 4:3 and 16:9 modes share it (the 16:9 one cuts
+        the top and bottom off), and a 4:3 frame held to its shorter side would ask a
+        third more of the same tiles (32 px tiles at 1280 px across: 24 px asked at
+        1280 x 720, 32 at 1280 x 960). Only what is reported is
         held to it (:meth:`vision.naming.Naming.colour`): on the way, a tile's figure
         cut small is what some searches find the whole tile by (woodcut seed 7 #3's
         33 px tiles on a red check, first cut at 22 px), and the small pieces of a
         print still count among its repeats."""
-        return self.config.min_tile_frac * min(size)
+        return self.config.min_tile_frac * max(size)
 
     def size_model(self, pieces: list[Scored], calibrated: float | None) -> SizeModel | None:
         """The side of a tile expected at each point of the frame, or None if unknown.

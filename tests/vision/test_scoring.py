@@ -46,7 +46,7 @@ def test_clear_tokens_smaller_than_the_tiles_leave_their_size_as_it_is(round_rec
     assert abs(size_at((400.0, 300.0)) - 25.0) < 1.0
 
 
-def test_the_least_tile_is_a_thirtieth_of_the_frame_s_shorter_side(round_recogniser):
+def test_the_least_tile_is_about_a_fiftieth_of_the_frame_s_width(round_recogniser):
     # the empty table's photos (1280 x 720): with nothing in the frame to say how large
     # a tile is, the deposit mat's printed moons and a die's pips, cut as 15-25 px
     # pieces, matched faces and were read as tiles; true tiles there are 32 px and more
@@ -57,6 +57,13 @@ def test_the_least_tile_is_a_thirtieth_of_the_frame_s_shorter_side(round_recogni
 def test_the_least_tile_is_a_share_of_the_frame_not_a_number_of_pixels(round_recogniser):
     scoring = round_recogniser.scoring
     assert scoring.least_tile_side((4032, 3024)) == 4 * scoring.least_tile_side((1008, 756))
+
+
+def test_the_least_tile_is_the_same_in_a_camera_s_4_3_and_16_9_frames(round_recogniser):
+    # a webcam's 16:9 mode cuts the top and bottom off its 4:3 one: the same tiles
+    scoring = round_recogniser.scoring
+    assert scoring.least_tile_side((1280, 960)) == scoring.least_tile_side((1280, 720))
+    assert scoring.least_tile_side((960, 1280)) == scoring.least_tile_side((1280, 960))
 
 
 def _cloth(noise: float) -> Frame:
