@@ -37,8 +37,8 @@ EVEN_QUANTILE = 20
 #: outline must still step by this many times the cloth's own step between neighbouring
 #: pixels (:func:`cloth_step`): a black record's rim on a dark cloth steps 3-8 grey
 #: levels, the cloth 0.8-1.0, and a face imagined round a token or a die there crosses
-#: cloth alone (0.9-1.3 of the cloth's step; 0.7-1.5 round the small dice
-#: of the empty tables, where dark tarot tiles round their own figures step 3.3-6.8).
+#: cloth alone (0.9-1.3 grey levels). Squares laid round the empty tables' small dice
+#: step 0.7-1.5 times the cloth's step, dark tarot tiles round their figures 3.3-6.8.
 CLOTH_NOISE_STEPS = 2.5
 
 _RING_FACTORS = np.array(RINGS)[:, None, None]
