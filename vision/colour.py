@@ -946,6 +946,17 @@ def _chroma(pixels: np.ndarray) -> np.ndarray:
     return (x - x.mean(axis=1, keepdims=True)).reshape(len(x), -1)
 
 
+def chroma_share(pixels: np.ndarray) -> float:
+    """The share of pixels' (d×3) variation that is chroma: the norm of each pixel's
+    colour less its grey, over the norm of the pixels, each less its channel's mean (so
+    that a cast, even one in the offset alone, counts for nothing). Dimensionless, so a
+    dim piece and a bright face compare."""
+    pixels = np.asarray(pixels, np.float64)
+    varying = pixels - pixels.mean(axis=0, keepdims=True)
+    chroma = varying - varying.mean(axis=1, keepdims=True)
+    return float(np.linalg.norm(chroma)) / max(float(np.linalg.norm(varying)), 1e-9)
+
+
 def chroma_faces(templates: np.ndarray, lamps: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """A group's faces (M×P×P×3) under each of ``lamps`` (L×3 gains) as unit chroma
     vectors at half size on ``mask`` (a square's, the same turned), each turned back by
@@ -1143,6 +1154,27 @@ class FrameColours:
             total = max(champion_error + challenger_error, 1e-9)
             clarity = min(clarity, abs(challenger_error - champion_error) / total)
         return champion, clarity
+
+    def colour_shown(self, index: int, member: int) -> float:
+        """How much of piece ``index``'s variation is colour (its chroma, see
+        :func:`chroma_share`) as a share of how much of member ``member``'s face's is:
+        about 1 for the face itself, whatever its style, and near 0 for a grey piece with
+        a figure of its own (a die's pips, the deposit mat's print). A piece may fit a
+        coloured face's figure in grey; its colour must show too.
+
+        The piece is compared with its face both ways: as the camera gave it with the
+        face under the frame's light, and with that light undone with the face as
+        learnt; the lesser counts. Either way a lamp's cast is no colour, but the light
+        is learnt from the pieces themselves, and in a frame of no tiles it is as likely
+        wrong as right: a lamp fitted to a white die alone, undone, paints the die
+        purple (sticker's empty table #5: 0.02 one way, 0.43 the other), and one fitted
+        to the mat's grey moons makes its blue faces' colour show there (moonrise's
+        empty table #3: 0.18 and 0.57)."""
+        piece = half_size(self.patches[index].astype(np.float32))[half_mask(self.mask)]
+        face = self.faces[index].pixels[member]
+        as_seen = chroma_share(piece) / max(chroma_share(face * self.gains), 1e-9)
+        undone = chroma_share(piece / self.gains) / max(chroma_share(face), 1e-9)
+        return min(as_seen, undone)
 
     def plain_member(self, index: int) -> int:
         """Piece ``index``'s member judged with the frame's brightness scale

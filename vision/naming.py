@@ -59,6 +59,15 @@ SQUARE_TURN_HEART_ODDS = 0.1
 #: and stamp, 10 % won by under 0.45 and 5 % by under 0.35; runes seed 2024 #19's heart,
 #: read plain, won by 0.40 and was reported at 1.00.
 HEART_CLEAR = 0.5
+#: A piece read as a tile is no tile where under this share of its variation is colour,
+#: as a share of its face's (:meth:`vision.colour.FrameColours.colour_shown`): every tile
+#: is one of five colours, but a die's pips or the deposit mat's print may fit a face's
+#: figure in grey. Of the 32,315 tiles read right on the hard photos of 52 styles, the
+#: few set and the real level, none showed under 0.3 (a yellow tile on ring's pale
+#: ground 0.31, blue hatching at the real level 0.35); on the empty tables two white dice
+#: read as tiles showed 0.02 (sticker and rosary, seed 2024 #5), one of the mat's grey
+#: moons read as a blue tile 0.18 (moonrise #3; the other, 0.23, is still read).
+COLOUR_SHOWN_MIN = 0.2
 #: Of two pieces read as one tile, the less sure keeps it where it shows the tile's
 #: heart (or its lack) by this much more (:meth:`Naming.heart_margin`, -1..1) than the
 #: surer: 0.2 and 0.35 kept every tile, 0 lost four (:meth:`Naming._heart_shown_first`).
@@ -242,6 +251,11 @@ class Naming:
             self.settle_duplicates(chosen, subset, where, results, scoring)
             where_of.update(where)
         repeated = _repeated_reads(model, chosen, results, scoring)
+
+        def colour_shown(i: int, member: int) -> float:
+            frame_of, k = where_of[i]
+            return frame_of.colour_shown(k, member)
+
         for i, s in enumerate(chosen):
             member, clarity = results[i]
             label = model.labels[model.groups[s.group][member]]
@@ -274,6 +288,9 @@ class Naming:
                 unsure.append(RejectedCandidate(c.center, c.polygon(), repeated[i]))
             elif label.tile is not None and c.side < least_side:
                 reason = f"too small for the frame ({c.side:.0f} px)"
+                unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
+            elif label.tile is not None and colour_shown(i, member) < COLOUR_SHOWN_MIN:
+                reason = f"no colour ({colour_shown(i, member):.2f} of its face's)"
                 unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
             elif label.tile is not None:
                 # whether it is a tile was settled above; how surely its heart was read

@@ -11,6 +11,7 @@ from vision.colour import (
     FitTable,
     FrameColours,
     chroma_faces,
+    chroma_share,
     decide_member,
     estimate_gains,
     fit_residuals,
@@ -373,3 +374,28 @@ def test_a_heart_drawn_as_an_outline_round_the_figure_is_told_from_its_twin():
     # clear in the photo); compared where they differ, the line decides
     shifts = [(1.2, -0.8), (-0.9, 1.1)]
     assert _heart_twins_misread("vesper", False, shifts, seed=6, told=True) == 0
+
+
+def test_a_grey_piece_shows_none_of_its_coloured_face_s_colour(square_set: TileSet):
+    # a die's pips may fit a face's figure in grey: the face itself shows all its
+    # colour, however dim or bright, the same figure in grey none of it, and a warm
+    # lamp's cast over the grey one, undone by the frame's light, is no colour either
+    model = build_model(square_set, VisionConfig())
+    mask = patch_mask(40, False)
+    indices, templates = _members(model, Motif.VAMPIRE)
+    member = _position(model, indices, Tile.parse("blue-vampire"))
+    lamp = kelvin_gains(2700)
+    face = templates[member].astype(np.float32)
+    grey = np.repeat(face.mean(axis=2, keepdims=True), 3, axis=2)
+    pieces = [face * lamp, (face * 0.5 + 20) * lamp, grey * lamp]
+    frame = FrameColours(pieces, [templates] * 3, mask, gains=lamp)
+    assert frame.colour_shown(0, member) == pytest.approx(1.0, abs=0.02)
+    assert frame.colour_shown(1, member) == pytest.approx(1.0, abs=0.02)
+    assert frame.colour_shown(2, member) < 0.01
+
+
+def test_the_colour_shown_is_the_same_in_a_dim_piece_and_a_bright_one():
+    rng = np.random.default_rng(3)
+    pixels = rng.uniform(20, 200, (50, 3))
+    assert chroma_share(pixels * 0.3 + 40) == pytest.approx(chroma_share(pixels))
+    assert chroma_share(np.repeat(pixels[:, :1], 3, axis=1)) == pytest.approx(0.0, abs=1e-9)
