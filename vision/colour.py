@@ -953,7 +953,7 @@ def chroma_share(pixels: np.ndarray) -> float:
     dim piece and a bright face compare."""
     pixels = np.asarray(pixels, np.float64)
     varying = pixels - pixels.mean(axis=0, keepdims=True)
-    chroma = varying - varying.mean(axis=1, keepdims=True)
+    chroma = _chroma(pixels[None])
     return float(np.linalg.norm(chroma)) / max(float(np.linalg.norm(varying)), 1e-9)
 
 
