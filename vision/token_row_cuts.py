@@ -114,18 +114,27 @@ def rows_from_ends(
     chained: set[int] = set()  # ...and those a row was laid between, kept as its ends
     for index in members.values():
         clear = [i for i in index if scored[i].score >= clear_min]
-        if not all(scoring.is_token(scored[i]) for i in clear):
-            continue
+        chain = None
+        tiles = {i for i in clear if not scoring.is_token(scored[i])}
+        if tiles:
+            # a chain of discs whose ends alone read clearly, as tiles, and none of its
+            # middles as a token: a face drawn as the tiles are at each end of a row of
+            # backs the blur left blank
+            if any(scoring.is_token(scored[i]) and scored[i].score >= least for i in index):
+                continue
+            chain = chain_ends(scoring, frame, [scored[i] for i in index])
+            if chain is None or not tiles <= {index[k] for k, _ in chain}:
+                continue
         if all(scored[i].score >= least for i in index):
             continue
         end = None
-        if len(clear) == 1:
+        if chain is None and len(clear) == 1:
             end = far_end(scoring, frame, [scored[i] for i in index], scored[clear[0]])
         if end is not None:
             clear.append(len(scored))
             scored.append(end)
-        elif len(clear) < 2:
-            chain = chain_ends(scoring, frame, [scored[i] for i in index])
+        elif chain is not None or len(clear) < 2:
+            chain = chain or chain_ends(scoring, frame, [scored[i] for i in index])
             if chain is None:
                 continue
             for k, piece in chain:
