@@ -92,7 +92,14 @@ def rows_from_ends(
     hold the clear tokens between the ends best, else the nearest. How well the
     places read does not tell: small backs read alike poorly (0.34) on or off them.
 
-    Only in splits whose clear pieces are all tokens, two or more; only between two
+    Only in splits whose clear pieces are all tokens, two or more, or are a chain's two
+    ends (:func:`chain_ends`) read as tiles where no middle reads as a token: a face
+    drawn as the tiles are, at each end of a row of backs the blur left blank (doily
+    seed 2024 #10: fangs read as a vampire's figure, 0.76 and 0.64, backs matching
+    nothing). A row whose middles read as tokens is left to the later stages, which
+    tell its ends by their company; laid here, its ends no longer count among the
+    tiles the frame's tile size is first learnt from, and a heap of records read at
+    the wrong size was lost (vinyl seed 2024 #10). Only between two
     whose rim steps all round (:func:`vision.searches.rims.rim_steps_all_round`: the
     deposit mat's printed moons match a dark face, 0.85, and lie in a line, but are
     arcs over half a disc); with steps discs can take
