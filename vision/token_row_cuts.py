@@ -127,10 +127,15 @@ def rows_from_ends(
             # a chain of discs whose ends alone read clearly, as tiles, and none of its
             # middles as a token: a face drawn as the tiles are at each end of a row of
             # backs the blur left blank
-            if any(scoring.is_token(scored[i]) and scored[i].score >= least for i in index):
-                continue
             chain = chain_ends(scoring, frame, [scored[i] for i in index])
             if chain is None or not tiles <= {index[k] for k, _ in chain}:
+                continue
+            ends = {index[k] for k, _ in chain}
+            if any(
+                scoring.is_token(scored[i]) and scored[i].score >= least
+                for i in index
+                if i not in ends
+            ):
                 continue
         if all(scored[i].score >= least for i in index):
             continue
