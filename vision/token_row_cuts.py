@@ -95,11 +95,12 @@ def rows_from_ends(
     Only in splits whose clear pieces are all tokens, two or more, or are a chain's two
     ends (:func:`chain_ends`) read as tiles where no middle reads as a token: a face
     drawn as the tiles are, at each end of a row of backs the blur left blank (doily
-    seed 2024 #10: fangs read as a vampire's figure, 0.76 and 0.64, backs matching
-    nothing). A row whose middles read as tokens is left to the later stages, which
-    tell its ends by their company; laid here, its ends no longer count among the
-    tiles the frame's tile size is first learnt from, and a heap of records read at
-    the wrong size was lost (vinyl seed 2024 #10). Only between two
+    seed 2024 #9: fangs read as a vampire's figure, 0.76 and 0.64, backs matching
+    nothing; rosary seed 2024 #9: one end a clear token, the other a garlic tile,
+    0.88). A row whose middles read as tokens is left to the later stages, which tell
+    its ends by their company; laid here, its ends no longer count among the tiles
+    the frame's tile size is first learnt from, and a heap of records read at the
+    wrong size was lost (vinyl seed 2024 #9). Only between two
     whose rim steps all round (:func:`vision.searches.rims.rim_steps_all_round`: the
     deposit mat's printed moons match a dark face, 0.85, and lie in a line, but are
     arcs over half a disc); with steps discs can take
