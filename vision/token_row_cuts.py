@@ -93,14 +93,15 @@ def rows_from_ends(
     places read does not tell: small backs read alike poorly (0.34) on or off them.
 
     Only in splits whose clear pieces are all tokens, two or more, or are a chain's two
-    ends (:func:`chain_ends`) read as tiles where no middle reads as a token: a face
+    ends (:func:`chain_ends`) read as tiles where no piece reads as a token: a face
     drawn as the tiles are, at each end of a row of backs the blur left blank (doily
     seed 2024 #9: fangs read as a vampire's figure, 0.76 and 0.64, backs matching
-    nothing; rosary seed 2024 #9: one end a clear token, the other a garlic tile,
-    0.88). A row whose middles read as tokens is left to the later stages, which tell
-    its ends by their company; laid here, its ends no longer count among the tiles
-    the frame's tile size is first learnt from, and a heap of records read at the
-    wrong size was lost (vinyl seed 2024 #9). Only between two
+    nothing). A split with a token of its own is left to the later stages, which tell
+    a row's ends by their company: laid here, its ends no longer count among the
+    tiles the frame's tile size is first learnt from, and other readings of the frame
+    move (a heap of records read at the wrong size and lost, vinyl seed 2024 #9,
+    whose backs read 0.75-0.81; a row's end of rosary seed 2024 #11 read as a tile,
+    where one end was a clear token, 0.93). Only between two
     whose rim steps all round (:func:`vision.searches.rims.rim_steps_all_round`: the
     deposit mat's printed moons match a dark face, 0.85, and lie in a line, but are
     arcs over half a disc); with steps discs can take
@@ -126,17 +127,12 @@ def rows_from_ends(
         tiles = {i for i in clear if not scoring.is_token(scored[i])}
         if tiles:
             # a chain of discs whose ends alone read clearly, as tiles, and none of its
-            # middles as a token: a face drawn as the tiles are at each end of a row of
+            # pieces as a token: a face drawn as the tiles are at each end of a row of
             # backs the blur left blank
+            if any(scoring.is_token(scored[i]) and scored[i].score >= least for i in index):
+                continue  # a token of its own: its row is told by its company later
             chain = chain_ends(scoring, frame, [scored[i] for i in index])
             if chain is None or not tiles <= {index[k] for k, _ in chain}:
-                continue
-            ends = {index[k] for k, _ in chain}
-            if any(
-                scoring.is_token(scored[i]) and scored[i].score >= least
-                for i in index
-                if i not in ends
-            ):
                 continue
         if all(scored[i].score >= least for i in index):
             continue

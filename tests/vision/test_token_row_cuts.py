@@ -91,16 +91,6 @@ def test_a_chain_of_blank_backs_whose_ends_read_as_tiles_is_laid_as_a_row():
     assert [[face_up for face_up, _ in r] for r in read] == [[face_up] for face_up, _ in truth]
 
 
-def test_a_chain_with_one_end_read_as_a_tile_is_laid_when_no_middle_is_a_token():
-    # the same photo of a round style (beads round a dark middle): a row of six 30 px
-    # tokens, its top end a clear white face (0.91), its bottom end read as a garlic
-    # tile (0.88), the four backs between under 0.55. The clear token at one end does
-    # not make the row read: it is laid between its ends like a chain's
-    truth, read = _row_read("rosary", 2024, 9, (571, 572), 80)
-    assert len(truth) == 6
-    assert read == [[t] for t in truth]
-
-
 def test_faces_in_lone_blobs_swollen_to_a_tiles_width_end_a_row():
     # hard level, seed 7's fourth photo of a check style: a row of seven 23 px tokens
     # on a red check; its cream backs left the mask, its two ends are blobs of their
