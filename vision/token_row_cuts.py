@@ -129,6 +129,8 @@ def rows_from_ends(
             # a chain of discs whose ends alone read clearly, as tiles, and none of its
             # pieces as a token: a face drawn as the tiles are at each end of a row of
             # backs the blur left blank
+            if len(tiles) > 2:
+                continue  # more than a chain's two ends
             if any(scoring.is_token(scored[i]) and scored[i].score >= least for i in index):
                 continue  # a token of its own: its row is told by its company later
             chain = chain_ends(scoring, frame, [scored[i] for i in index])
