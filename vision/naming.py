@@ -289,8 +289,8 @@ class Naming:
             elif label.tile is not None and c.side < least_side:
                 reason = f"too small for the frame ({c.side:.0f} px)"
                 unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
-            elif label.tile is not None and colour_shown(i, member) < COLOUR_SHOWN_MIN:
-                reason = f"no colour ({colour_shown(i, member):.2f} of its face's)"
+            elif label.tile is not None and (shown := colour_shown(i, member)) < COLOUR_SHOWN_MIN:
+                reason = f"no colour ({shown:.2f} of its face's)"
                 unsure.append(RejectedCandidate(c.center, c.polygon(), reason))
             elif label.tile is not None:
                 # whether it is a tile was settled above; how surely its heart was read
