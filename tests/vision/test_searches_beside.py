@@ -12,17 +12,21 @@ from companion.bitenight.tiles import Tile
 from tests.vision.drawn import ringed_tokens
 from tests.vision.reading import read_at
 from vision.candidates import Candidate, find_blobs
-from vision.evaluate import evaluation_photo, score_photo
+from vision.evaluate import evaluation_photo, few_tiles_photo, score_photo
 from vision.frame import Frame
 from vision.matching import StructureMatch
+from vision.outlines import square_quad
 from vision.pieces import Scored
 from vision.recogniser import Recogniser
 from vision.rectify import Pyramid
 from vision.searches import beside
 from vision.searches.beside import (
+    _PAST_BACKS_FAN,
     _far_end_past_backs,
+    _gaps_of_one_bridged,
     _lone_token_places,
     _run_along_mask,
+    _way_along_blob,
     row_gaps,
     step_counts,
 )
@@ -64,6 +68,55 @@ def test_a_token_beside_a_block_of_tiles_has_no_run_along_the_mask():
 def test_a_run_one_place_long_is_no_row():
     frame = _mask_frame([(140.0, 200.0)], 38)
     assert _run_along_mask(frame, np.array([100.0, 200.0]), 40.0) is None
+
+
+def test_a_place_the_mask_run_went_past_counts_as_held_but_two_in_a_row_do_not():
+    # the run along the mask ends only at two places in a row held too little, so a
+    # row laid along it may have one such place between two held ones, or at its end
+    held = np.array([True, False, True, False, False, True])
+    assert list(_gaps_of_one_bridged(held)) == [True, True, True, False, False, True]
+    assert list(_gaps_of_one_bridged(np.array([False, True]))) == [True, True]
+    assert list(_gaps_of_one_bridged(np.array([False, False]))) == [False, False]
+
+
+def _blob_frame(mask: np.ndarray) -> SimpleNamespace:
+    return SimpleNamespace(blobs=find_blobs(mask, 10), scale=1.0)
+
+
+def test_a_row_end_joined_to_bits_of_its_backs_runs_along_its_blob():
+    # a 24 px end with a bit of the next back above it in one blob, 1.7 times as long
+    # as wide: the row runs up from the end, to within the few degrees the search past
+    # the backs fans out over (the blob's least rectangle leans 11 degrees)
+    scoring = SimpleNamespace(config=SimpleNamespace(single_aspect_max=1.3))
+    mask = np.zeros((200, 200), np.uint8)
+    cv2.circle(mask, (100, 120), 12, 255, -1)
+    cv2.circle(mask, (100, 100), 8, 255, -1)
+    end = Candidate(square_quad(np.array([100.0, 120.0]), 12.0, 0.0), True, blob=0, split=1)
+    way = _way_along_blob(scoring, _blob_frame(mask), end, 24.0)
+    assert way is not None and way @ np.array([0.0, -1.0]) > np.cos(np.radians(_PAST_BACKS_FAN[-1]))
+    # a token alone in its blob says no way
+    alone = np.zeros_like(mask)
+    cv2.circle(alone, (100, 120), 12, 255, -1)
+    assert _way_along_blob(scoring, _blob_frame(alone), end, 24.0) is None
+
+
+@pytest.fixture(scope="module")
+def riso(tmp_path_factory) -> Recogniser:
+    return Recogniser(style_tileset("riso", tmp_path_factory.mktemp("sets")))
+
+
+def test_rows_whose_pale_backs_left_only_bits_in_the_mask_are_read_from_an_end_turned_down(riso):
+    # hard level, the fourth photo of riso seed 7: two rows of seven 23 px tokens on a
+    # red and cream gingham, their cream backs only bits of the mask. No token was
+    # chosen (each row's clear end, 0.81 and 0.82, was turned down with its split), so
+    # the frame knew no token size and neither row was looked for (0 of 13 tokens).
+    # From each end the row is followed along the mask, or along the end's own blob
+    # where the mask holds too little; one back the mask lost, between two it holds,
+    # lies on the run the row was found along
+    photo = evaluation_photo(riso.tileset, 7, 2, 3)
+    score = score_photo(photo, riso.detect(photo.image), 2, 3)
+    assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
+    assert score.false_positives == 0
 
 
 @pytest.fixture(scope="module")
@@ -117,6 +170,34 @@ def test_a_row_whose_end_was_turned_down_with_its_split_is_read_from_that_end(te
     image = reencoded(photo.image, 90)
     score = score_photo(photo, terrazzo.detect(image), 2, 11)
     assert score.tokens_right == score.tokens == 9 and score.token_false_positives == 0
+    assert score.false_positives == 0
+
+
+@pytest.fixture(scope="module")
+def banner(tmp_path_factory) -> Recogniser:
+    return Recogniser(style_tileset("banner", tmp_path_factory.mktemp("sets")))
+
+
+def test_two_clear_ends_turned_down_where_no_token_was_chosen_lay_their_row(banner):
+    # hard level, the sixth photo of banner's few-tiles table (seed 2024): three tiles
+    # and a row of eight 40 px tokens on dark wood, cut with the cloth's grain as a
+    # whole as something that is not tiles, so no token was chosen (0 of 8); its ends
+    # read 0.95 each, as clearly as a lone token must, and stand in for chosen ones
+    photo = few_tiles_photo(banner.tileset, 2024, 2, 5)
+    score = score_photo(photo, banner.detect(photo.image), 2, 5)
+    assert score.tokens_right == score.tokens == 8 and score.token_false_positives == 0
+    assert score.tiles_right == score.tiles == 3 and score.false_positives == 0
+
+
+def test_a_row_whose_one_clear_end_was_turned_down_has_its_far_end_looked_for(terrazzo):
+    # hard level, the fourth photo of terrazzo seed 7: a row of seven 23 px tokens on a
+    # red gingham, its black end (0.78) turned down with its split; another row was
+    # read, but a far end was looked for only from chosen ends, and two ends turned
+    # down lay no row together (7 of 13 tokens). From the turned-down end the far end
+    # is found along the mask, and the two lay the row
+    photo = evaluation_photo(terrazzo.tileset, 7, 2, 3)
+    score = score_photo(photo, terrazzo.detect(photo.image), 2, 3)
+    assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
     assert score.false_positives == 0
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -296,32 +297,87 @@ def rows_from_lone_ends(
     scored: Sequence[Scored] = (),
 ) -> list[Scored]:
     """:func:`row_gaps`, with the far ends of rows read only at one end found first
-    along the object mask (:func:`row_far_ends`); a far end is kept only where
-    :func:`row_gaps` lays the row's backs between it and the end it was found from;
-    and the ends turned down with their splits (:func:`ends_turned_down`, among
-    ``scored``), each kept only where :func:`row_gaps` lays a back beside it."""
-    pairs = row_far_ends(scoring, frame, chosen, size_at)
-    along = frozenset((id(a), id(b)) for a, b in pairs)
-    offered = ends_turned_down(scoring, frame, scored, chosen + [e for _, e in pairs])
-    ends = [e for _, e in pairs] + offered
-    out = row_gaps(scoring, frame, chosen + ends, size_at, along, {id(e) for e in ends})
+    (:func:`row_far_ends`); a far end is kept only where :func:`row_gaps` lays the
+    row's backs between it and the end it was found from; and the ends turned down
+    with their splits (:func:`ends_turned_down`, among ``scored``), each kept only
+    where :func:`row_gaps` lays a back beside it. A far end is looked for from those
+    too: a row whose only readable end was turned down is otherwise never laid, as two
+    ends turned down lay no row together unless one was found from the other. Where no
+    token is chosen, the ends read as clearly as a lone token must
+    (:func:`sure_ends_turned_down`) stand in for chosen ones, each kept likewise only
+    where a back is laid beside it."""
+    seeds = sure_ends_turned_down(scoring, frame, scored, chosen)
+    pairs = row_far_ends(scoring, frame, chosen + seeds, size_at)
+    far = [p.end for p in pairs]
+    offered = ends_turned_down(scoring, frame, scored, chosen + seeds + far)
+    pairs += row_far_ends(
+        scoring, frame, chosen + seeds + far + offered, size_at, {id(s) for s in offered}
+    )
+    ends = [p.end for p in pairs] + offered
+    out = row_gaps(
+        scoring,
+        frame,
+        chosen + seeds + ends,
+        size_at,
+        frozenset((id(p.start), id(p.end)) for p in pairs if p.along_mask),
+        {id(e) for e in ends},
+        frozenset((id(p.start), id(p.end)) for p in pairs),
+    )
     before = {id(s) for s in chosen}
     new = [s for s in out if id(s) not in before]
-    backs = [s for s in new if all(s is not e for e in ends)]
+    backs = [s for s in new if all(s is not e for e in ends + seeds)]
     unlaid = {
-        id(end)
-        for start, end in pairs
-        if not any(_between(s.candidate.center, start.candidate, end.candidate) for s in backs)
+        id(p.end)
+        for p in pairs
+        if not any(_between(s.candidate.center, p.start.candidate, p.end.candidate) for s in backs)
     }
     unlaid |= {
         id(end)
-        for end in offered
+        for end in offered + seeds
         if all(
             distance(s.candidate.center, end.candidate.center) > _LAID_BESIDE * end.candidate.side
             for s in backs
         )
     }
     return [s for s in out if id(s) not in unlaid]
+
+
+def sure_ends_turned_down(
+    scoring: Scoring, frame: Frame, scored: Sequence[Scored], chosen: list[Scored]
+) -> list[Scored]:
+    """Where no token is chosen, the pieces of the splits, not chosen, that read
+    clearly as a token's face (:attr:`VisionConfig.lone_token_min`) and may be a
+    row's end: each is kept only where :func:`rows_from_lone_ends` lays a row's backs
+    beside it.
+
+    Pale tokens on a checked cloth of their shade leave only bits in the mask, and
+    a blob holding one clear end and the bits of the backs beside it is turned down
+    with its split (riso seed 7 #3: a black end at 0.81 beside pieces at 0.41 and
+    0.14). With no token chosen the frame knows no token size, which
+    :func:`ends_turned_down` measures ends against and :func:`row_far_ends` steps
+    by; so the ends that read as clearly as a lone token must (the clutter read as
+    tokens matched up to 0.79: :func:`vision.kinds.tokens_in_company`) stand in for
+    chosen ones, and their rows are followed from them. Each is the best reading at
+    its place, clear of every chosen piece, whole in the frame, with a rim that
+    steps all round."""
+    if any(scoring.is_token(s) for s in chosen):
+        return []
+    least = scoring.config.lone_token_min
+    out: list[Scored] = []
+    for s in sorted(scored, key=lambda s: -s.score):
+        c = s.candidate
+        if (
+            s.score < least
+            or not c.round
+            or not scoring.is_token(s)
+            or scoring.is_back(s.group)
+            or not clear_of(c.center, chosen + out)
+            or not within_frame(c, frame)
+            or not rim_steps_all_round(scoring, frame, s)
+        ):
+            continue
+        out.append(s)
+    return out
 
 
 def ends_turned_down(
@@ -543,11 +599,24 @@ def _between(point: tuple[float, float], a: Candidate, b: Candidate) -> bool:
     return 0.0 < t < 1.0 and off < 0.5 * a.side
 
 
+class FarEnd(NamedTuple):
+    """A row's far end (:func:`row_far_ends`), the clear end it was found from, and
+    whether a run of the object mask joins them."""
+
+    start: Scored
+    end: Scored
+    along_mask: bool
+
+
 def row_far_ends(
-    scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
-) -> list[tuple[Scored, Scored]]:
-    """The far ends of rows read only at one end, found along the object mask, each
-    with the end it was found from.
+    scoring: Scoring,
+    frame: Frame,
+    chosen: list[Scored],
+    size_at: SizeModel | None,
+    starts: set[int] | None = None,
+) -> list[FarEnd]:
+    """The far ends of rows read only at one end (those among ``starts``, by ``id``,
+    if given), found along the object mask, each with the end it was found from.
 
     A row's middle lies face down, and its backs, touching one another, make a long
     run of the mask a token wide, broken where a back's colours are near the cloth's;
@@ -562,7 +631,9 @@ def row_far_ends(
     clear face with a rim all round. The step is the frame's: tokens are one size on
     the table, measured between clear tokens side by side, else their sides (a
     yellow end in colours near the cloth's was cut at 37 px where its tokens are
-    47)."""
+    47). Where the mask holds too little for a run, the end's own blob may still say
+    the way (:func:`_way_along_blob`), and the backs read along it how far
+    (:func:`_far_end_past_backs`)."""
     if size_at is None or scoring.model.round is None:
         return []
     clear_min = scoring.config.size_anchor_score
@@ -571,9 +642,11 @@ def row_far_ends(
     if not clear:
         return []
     step = _frame_step(centres[clear], sides[clear])
-    found: list[tuple[Scored, Scored]] = []
+    found: list[FarEnd] = []
     for k in clear:
         t = tokens[k]
+        if starts is not None and id(t) not in starts:
+            continue
         if scoring.is_back(t.group) or not within_frame(t.candidate, frame):
             continue
         apart = np.linalg.norm(centres - centres[k], axis=1)
@@ -582,18 +655,50 @@ def row_far_ends(
             continue  # a row read in part: the other searches go on from it
         run = _run_along_mask(frame, centres[k], step)
         if run is None:
-            continue
-        way, steps = run
-        places = [centres[k] + way * n * step for n in range(1, steps)]
-        if any(_held_by_discs(p, chosen, scoring, step) is None for p in places):
-            continue  # the mask there is something read already
-        end = far_end_along(scoring, frame, t, way, steps, step)
-        if end is None:
+            way = _way_along_blob(scoring, frame, t.candidate, step)
+            if way is None:
+                continue
             end = _far_end_past_backs(scoring, frame, t, way, step)
-        ends = [e for _, e in found]
+        else:
+            way, steps = run
+            places = [centres[k] + way * n * step for n in range(1, steps)]
+            if any(_held_by_discs(p, chosen, scoring, step) is None for p in places):
+                continue  # the mask there is something read already
+            end = far_end_along(scoring, frame, t, way, steps, step)
+            if end is None:
+                end = _far_end_past_backs(scoring, frame, t, way, step)
+        ends = [f.end for f in found]
         if end is not None and clear_of(end.candidate.center, chosen + ends):
-            found.append((t, end))
+            found.append(FarEnd(t, end, run is not None))
     return found
+
+
+def _way_along_blob(
+    scoring: Scoring, frame: Frame, piece: Candidate, step: float
+) -> np.ndarray | None:
+    """The way (a unit vector) from ``piece`` along the long side of the blob it was
+    cut from, where that blob is no single piece's shape (longer than
+    ``single_aspect_max``) and runs on past the piece by about half a ``step`` or
+    more (its box's centre a quarter of a step ahead); else None.
+
+    Pale backs on a checked cloth of their shade leave the mask only bits of their
+    rings, too few for a run along it (:func:`_run_along_mask`), but the bit of the
+    first back touching the row's end makes the end's blob run the row's way
+    (riso seed 7 #3: a 23 px black end and the bit above it, a blob 49 by 34 px;
+    the way so found lay 13 degrees off the row's, within what
+    :func:`_far_end_past_backs` fans out over)."""
+    if not 0 <= piece.blob < len(frame.blobs):
+        return None
+    blob = frame.blobs[piece.blob]
+    if blob.aspect <= scoring.config.single_aspect_max or not blob.holds(piece.center, frame.scale):
+        return None
+    (cx, cy), (w, h), angle = blob.box
+    theta = np.radians(angle if w >= h else angle + 90.0)
+    way = np.array([np.cos(theta), np.sin(theta)])
+    ahead = float((to_frame(np.array([cx, cy]), frame.scale) - np.array(piece.center)) @ way)
+    if abs(ahead) < step / 4:
+        return None
+    return way if ahead > 0 else -way
 
 
 def _far_end_past_backs(
@@ -724,6 +829,7 @@ def row_gaps(
     size_at: SizeModel | None,
     along_mask: frozenset[tuple[int, int]] = frozenset(),
     offered: set[int] | frozenset[int] = frozenset(),
+    found_together: frozenset[tuple[int, int]] = frozenset(),
 ) -> list[Scored]:
     """Tokens lying between two tokens read a whole number of diameters apart with
     nothing read between them: the middle of a row whose backs the mask lost.
@@ -748,7 +854,8 @@ def row_gaps(
     Between two ends a run of the mask was followed from (``along_mask``, pairs of
     ``id``, see :func:`row_far_ends`) the mask need hold each place only in part.
     Two ends ``offered`` (by ``id``: found or turned down, not chosen) lay no row
-    together. Returns ``chosen`` with the rows' places added.
+    together, unless one was found from the other (``found_together``, pairs of
+    ``id``). Returns ``chosen`` with the rows' places added.
     """
     if size_at is None or scoring.model.round is None:
         return chosen
@@ -764,7 +871,8 @@ def row_gaps(
     others: list[_Layout | None] = []  # ...and at the other count its step allows
     for i, j in zip(*np.triu_indices(len(tokens), 1), strict=True):
         a, b = tokens[i], tokens[j]
-        if id(a) in offered and id(b) in offered:
+        pair = {(id(a), id(b)), (id(b), id(a))}
+        if id(a) in offered and id(b) in offered and not pair & found_together:
             continue
         # the gap continues whatever row each end has: its neighbours lie behind it
         way = offsets[i, j] / apart[i, j]
@@ -776,7 +884,7 @@ def row_gaps(
         counts = step_counts(float(apart[i, j]), step)
         if not counts:
             continue
-        partly = bool({(id(a), id(b)), (id(b), id(a))} & along_mask)
+        partly = bool(pair & along_mask)
         rows = [_layout(scoring, chosen, a, b, n, step, partly) for n in counts]
         if rows[0] is None:
             continue
@@ -904,10 +1012,10 @@ def _laid_rows(
     for row, layout in zip(rows, layouts, strict=True):
         pieces = [found.get(-1 - first - k) for k in row]
         if not all(s is not None for s in pieces):
-            least_held = _ROW_PARTLY_ON_MASK if layout.partly else _ROW_ON_MASK
-            pieces = _backs_on_the_mask(
-                scoring, [readings[k] for k in row], on_mask[row], size_at, least_held
-            )
+            held = on_mask[row] >= (_ROW_PARTLY_ON_MASK if layout.partly else _ROW_ON_MASK)
+            if layout.partly:
+                held = _gaps_of_one_bridged(held)
+            pieces = _backs_on_the_mask(scoring, [readings[k] for k in row], held, size_at)
         laid.append(pieces)
     unlaid = [r for r, pieces in enumerate(laid) if not all(s is not None for s in pieces)]
     # the cloth beside a row is read only where it may still lay the row: every place a
@@ -1037,15 +1145,25 @@ def _held_by_discs(
     return None
 
 
+def _gaps_of_one_bridged(held: np.ndarray) -> np.ndarray:
+    """A row's places held by the object mask (``held``, in order along the row), with
+    each place not held between two that are (or at the row's end, beside one that
+    is) counted as held: the run of the mask the row was followed along
+    (:func:`_run_along_mask`) ends only at :data:`_MASK_GAP` places in a row held too
+    little, so a single such place lay on the run already."""
+    padded = np.concatenate([[True], held, [True]])
+    return held | (padded[:-2] & padded[2:])
+
+
 def _backs_on_the_mask(
     scoring: Scoring,
     pieces: list[Scored],
-    on_mask: np.ndarray,
+    held: np.ndarray,
     size_at: SizeModel,
-    least_held: float = _ROW_ON_MASK,
 ) -> list[Scored | None]:
     """A row's places between two read tokens, kept as backs though they match
-    poorly, where the object mask holds every place and each reads as a back.
+    poorly, where the object mask holds every place (``held``, see
+    :func:`_laid_rows`) and each reads as a back.
 
     A small back's fine rings are wiped out by the blur (23 px backs at their very
     places: 0.41-0.59), so no clear match can be asked of them; but where the mask
@@ -1054,8 +1172,8 @@ def _backs_on_the_mask(
     before. Each must still read as a back at :data:`_ROW_BACK_MIN` and be turned
     down for its match alone, if at all."""
     return [
-        s if share >= least_held and _may_be_back(scoring, s, size_at) else None
-        for s, share in zip(pieces, on_mask, strict=True)
+        s if on and _may_be_back(scoring, s, size_at) else None
+        for s, on in zip(pieces, held, strict=True)
     ]
 
 
