@@ -23,7 +23,7 @@ from vision.frame import Frame
 from vision.matching import match_structure
 from vision.numeric import median_of
 from vision.outlines import fitted_to_edge
-from vision.pieces import Scored, SizeModel, clear_of, distance, grouped_by_split
+from vision.pieces import Scored, SizeModel, clear_of, distance, grouped_by_split, scaled_quad
 from vision.rectify import Pyramid, quad_from_ellipse
 from vision.results import RejectedCandidate, TokenDetection
 from vision.scoring import CLEAR_LEAD, Scoring
@@ -816,3 +816,47 @@ def _tile_reading(
     if scoring.rejection(clear, side) is not None:
         return None
     return told, float(fits[first])
+
+
+#: A token cut this much larger than the frame's clear tokens (:func:`token_side_of`) is
+#: cut again at their size (:func:`tokens_cut_large`): a cut a tenth large is within
+#: what alignment's zooms (10 % apart) leave, and the tokens misread for a cut too
+#: large were cut 1.20-1.25 times their frame's.
+_CUT_LARGE = 1.18
+
+
+def tokens_cut_large(scoring: Scoring, frame: Frame, chosen: list[Scored]) -> list[Scored]:
+    """The chosen pieces, each token cut much larger than the frame's clear tokens
+    (:data:`_CUT_LARGE`) cut again at their size about its centre and read among the
+    tokens, kept so where that reads at least as well.
+
+    A token set whose colour is a ring at its edge is named from that ring, and a
+    token cut a quarter too large has the table where its ring should be: a white
+    ring read as black on dark wood (stamp and pebble seed 2024 #5, cut 1.25 times
+    the frame's tokens, matching 0.84 by the grey disc and figure inside; at the
+    frame's size 0.90 and white), and a white face on a pale cloth read as a back
+    (stitch seed 2024 #1, 1.21 and 1.24: 0.88 as backs, 0.96 and 0.89 as faces).
+    Tokens read right are cut so large too (up to 1.30 times their frame's, a tilted
+    table's near row); cut again, they read as the same token, most of them better
+    (0.85 -> 0.94), and the few that read worse keep their first cut.
+    """
+    token_side = token_side_of(scoring, chosen)
+    if token_side is None:
+        return chosen
+    large = [
+        i
+        for i, s in enumerate(chosen)
+        if scoring.is_token(s) and s.candidate.round and s.candidate.side >= _CUT_LARGE * token_side
+    ]
+    if not large:
+        return chosen
+    cuts = [
+        replace(c, quad=scaled_quad(c.quad, token_side / c.side))
+        for c in (chosen[i].candidate for i in large)
+    ]
+    again = scoring.read(frame.pyramid, cuts, scoring.token_groups)
+    out = list(chosen)
+    for i, s in zip(large, again, strict=True):
+        if s.score >= chosen[i].score:
+            out[i] = s
+    return out

@@ -203,6 +203,7 @@ class Recogniser:
         rejected += alone
         chosen = beside.rows_from_lone_blobs(scoring, frame, chosen, size_at)
         chosen = kinds.tiles_by_colour(scoring, frame, chosen, size_at, self.naming.misfits)
+        chosen = kinds.tokens_cut_large(scoring, frame, chosen)
         chosen, unseen = in_view(chosen, (width, height))
         rejected += unseen
         side_px = size_at((width / 2, height / 2)) if size_at else None

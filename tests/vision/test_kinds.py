@@ -195,3 +195,19 @@ def test_a_piece_between_the_kinds_is_judged_by_its_match_in_a_split_without_a_c
     photo = evaluation_photo(clock.tileset, 2024, 2, 9)
     score = score_photo(photo, clock.detect(photo.image), 2, 9)
     assert score.tokens_right >= 10 and score.token_false_positives == 0
+
+
+@pytest.fixture(scope="module")
+def stamp(tmp_path_factory) -> Recogniser:
+    return Recogniser(style_tileset("stamp", tmp_path_factory.mktemp("sets")))
+
+
+def test_a_token_cut_a_quarter_larger_than_the_frame_s_tokens_is_read_at_their_size(stamp):
+    # hard level, the sixth photo of stamp seed 2024: a white token touching a blue one
+    # on dark wood, cut 1.25 times the frame's tokens, has the wood where its white ring
+    # lies and read black (0.84, by the grey disc and bat inside). Cut at the frame's
+    # token size it reads 0.90, white
+    photo = evaluation_photo(stamp.tileset, 2024, 2, 5)
+    score = score_photo(photo, stamp.detect(photo.image), 2, 5)
+    assert score.tokens_right == score.tokens == 5 and score.token_false_positives == 0
+    assert score.false_positives == 0
