@@ -10,7 +10,7 @@ import pytest
 
 from companion.bitenight.tiles import Tile
 from tests.vision.drawn import ringed_tokens
-from tests.vision.reading import read_at
+from tests.vision.reading import hard_score, read_at
 from vision.candidates import Candidate, find_blobs
 from vision.evaluate import evaluation_photo, few_tiles_photo, score_photo
 from vision.frame import Frame
@@ -113,8 +113,7 @@ def test_rows_whose_pale_backs_left_only_bits_in_the_mask_are_read_from_an_end_t
     # From each end the row is followed along the mask, or along the end's own blob
     # where the mask holds too little; one back the mask lost, between two it holds,
     # lies on the run the row was found along
-    photo = evaluation_photo(riso.tileset, 7, 2, 3)
-    score = score_photo(photo, riso.detect(photo.image), 2, 3)
+    score = hard_score(riso, 7, 3)
     assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
     assert score.false_positives == 0
 
@@ -183,8 +182,7 @@ def test_two_clear_ends_turned_down_where_no_token_was_chosen_lay_their_row(bann
     # and a row of eight 40 px tokens on dark wood, cut with the cloth's grain as a
     # whole as something that is not tiles, so no token was chosen (0 of 8); its ends
     # read 0.95 each, as clearly as a lone token must, and stand in for chosen ones
-    photo = few_tiles_photo(banner.tileset, 2024, 2, 5)
-    score = score_photo(photo, banner.detect(photo.image), 2, 5)
+    score = hard_score(banner, 2024, 5, few_tiles_photo)
     assert score.tokens_right == score.tokens == 8 and score.token_false_positives == 0
     assert score.tiles_right == score.tiles == 3 and score.false_positives == 0
 
@@ -195,8 +193,7 @@ def test_a_row_whose_one_clear_end_was_turned_down_has_its_far_end_looked_for(te
     # read, but a far end was looked for only from chosen ends, and two ends turned
     # down lay no row together (7 of 13 tokens). From the turned-down end the far end
     # is found along the mask, and the two lay the row
-    photo = evaluation_photo(terrazzo.tileset, 7, 2, 3)
-    score = score_photo(photo, terrazzo.detect(photo.image), 2, 3)
+    score = hard_score(terrazzo, 7, 3)
     assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
     assert score.false_positives == 0
 

@@ -10,7 +10,7 @@ One of the searches of :mod:`vision.searches`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -362,22 +362,7 @@ def sure_ends_turned_down(
     steps all round."""
     if any(scoring.is_token(s) for s in chosen):
         return []
-    least = scoring.config.lone_token_min
-    out: list[Scored] = []
-    for s in sorted(scored, key=lambda s: -s.score):
-        c = s.candidate
-        if (
-            s.score < least
-            or not c.round
-            or not scoring.is_token(s)
-            or scoring.is_back(s.group)
-            or not clear_of(c.center, chosen + out)
-            or not within_frame(c, frame)
-            or not rim_steps_all_round(scoring, frame, s)
-        ):
-            continue
-        out.append(s)
-    return out
+    return _faces_with_rims(scoring, frame, scored, chosen, scoring.config.lone_token_min)
 
 
 def ends_turned_down(
@@ -404,16 +389,36 @@ def ends_turned_down(
     size = float(np.median([s.candidate.side for s in tokens]))
     centres = np.array([s.candidate.center for s in tokens], np.float64)
     low, high = TOKEN_SIZED
+
+    def fits(c: Candidate) -> bool:
+        alone = not np.any(np.linalg.norm(centres - c.center, axis=1) <= SIDE_BY_SIDE * size)
+        return alone and low <= c.side / size <= high
+
+    return _faces_with_rims(scoring, frame, scored, chosen, _TURNED_END_MIN, fits)
+
+
+def _faces_with_rims(
+    scoring: Scoring,
+    frame: Frame,
+    scored: Sequence[Scored],
+    chosen: list[Scored],
+    least: float,
+    fits: Callable[[Candidate], bool] = lambda c: True,
+) -> list[Scored]:
+    """The round pieces among ``scored`` that read as a token's face (not a back) at
+    ``least``, whose cut ``fits``, each the best reading at its place, clear of every
+    chosen piece, whole in the frame, with a rim that steps all round: the ends of
+    rows turned down with their splits that :func:`ends_turned_down` and
+    :func:`sure_ends_turned_down` offer."""
     out: list[Scored] = []
     for s in sorted(scored, key=lambda s: -s.score):
         c = s.candidate
         if (
-            s.score < _TURNED_END_MIN
-            or np.any(np.linalg.norm(centres - c.center, axis=1) <= SIDE_BY_SIDE * size)
+            s.score < least
             or not c.round
             or not scoring.is_token(s)
             or scoring.is_back(s.group)
-            or not low <= c.side / size <= high
+            or not fits(c)
             or not clear_of(c.center, chosen + out)
             or not within_frame(c, frame)
             or not rim_steps_all_round(scoring, frame, s)
