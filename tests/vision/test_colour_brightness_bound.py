@@ -70,16 +70,12 @@ def test_a_yellow_token_in_shade_is_still_yellow():
     assert [frame.decide(k)[0] for k in range(4)] == [BLACK] * 4
 
 
-@pytest.fixture(scope="module")
-def stencil(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("stencil", tmp_path_factory.mktemp("sets")))
-
-
-def test_yellow_tokens_with_a_black_cross_under_a_warm_lamp_read_yellow(stencil):
+def test_yellow_tokens_with_a_black_cross_under_a_warm_lamp_read_yellow(style_recogniser):
     # hard level, seed 2024's twelfth photo of the check style whose tokens are a coloured
     # disc with a black cross, under a 4060 K lamp: three yellow tokens, one on a beige
     # cloth and two in shade, read black (0.074-0.089 free against yellow's 0.081-0.099),
     # the black face fitted at 11-22 times the frame's brightness
+    stencil = style_recogniser("stencil")
     photo = evaluation_photo(stencil.tileset, 2024, 2, 11)
     score = score_photo(photo, stencil.detect(photo.image), 2, 11)
     assert score.tokens_right == score.tokens == 9

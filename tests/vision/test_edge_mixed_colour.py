@@ -21,7 +21,6 @@ from vision.evaluate import evaluation_photo, score_photo
 from vision.recogniser import Recogniser
 from vision.rectify import patch_mask
 from vision.results import FrameResult
-from vision.synth.regression import style_tileset
 from vision.synth.scene import SyntheticPhoto
 
 BLUE, PURPLE, RED_CLOTH = (190, 90, 30), (150, 50, 120), (40, 40, 200)  # BGR
@@ -120,21 +119,20 @@ def test_only_a_colour_in_the_rim_a_cut_too_small_loses_asks_for_the_cut_s_size(
     assert rim_colour_share(thin, mask, True) > 0.5 > rim_colour_share(wide, mask, True)
 
 
-@pytest.fixture(scope="module")
-def stamp(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("stamp", tmp_path_factory.mktemp("sets")))
-
-
-def test_only_shapes_whose_colour_lies_at_the_edge_mix_it_with_the_table(stamp, square_set):
+def test_only_shapes_whose_colour_lies_at_the_edge_mix_it_with_the_table(
+    style_recogniser, square_set
+):
     # learnt from the tile set: stamp's colour is a thin frame round white paper
+    stamp = style_recogniser("stamp")
     assert stamp.naming.edge_coloured == {False: True, True: True}
     assert Recogniser(square_set).naming.edge_coloured == {False: False, True: False}
 
 
 @pytest.fixture(scope="module")
-def gingham(stamp) -> tuple[SyntheticPhoto, FrameResult]:
+def gingham(style_recogniser) -> tuple[SyntheticPhoto, FrameResult]:
     """Hard level, seed 7's fourth photo of stamp (the check style with thin colour
     frames) on a red gingham under a 3400 K lamp, and what stamp's recogniser reads."""
+    stamp = style_recogniser("stamp")
     photo = evaluation_photo(stamp.tileset, 7, 2, 3)
     return photo, stamp.detect(photo.image)
 
@@ -159,7 +157,10 @@ def test_a_tile_cut_again_at_its_size_is_outlined_at_that_size(gingham):
     assert float(np.median(ratios)) == pytest.approx(1.0, abs=0.04)
 
 
-def test_stamp_s_tiles_thin_frames_are_cut_again_at_their_size_its_wide_ringed_tokens_not(stamp):
+def test_stamp_s_tiles_thin_frames_are_cut_again_at_their_size_its_wide_ringed_tokens_not(
+    style_recogniser,
+):
+    stamp = style_recogniser("stamp")
     tokens = {g for g, name in enumerate(stamp.model.group_names) if name.startswith("token")}
     tiles = set(range(len(stamp.model.groups))) - tokens
     assert set(stamp.naming.laid) == tiles

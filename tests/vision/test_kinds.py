@@ -10,8 +10,6 @@ import vision.kinds as kinds
 from tests.vision.drawn import placed_piece
 from tests.vision.reading import hard_score
 from vision.evaluate import evaluation_photo, score_photo
-from vision.recogniser import Recogniser
-from vision.synth.regression import style_tileset
 
 
 def _tiles_tried(monkeypatch, tile=None) -> list[float]:
@@ -162,24 +160,15 @@ def test_row_ends_by_size_keeps_a_token_sized_token_a_row_s_step_from_another(ro
     assert not kinds.row_ends_by_size(rec.scoring, pieces, [2, 3], lambda p: 50.0)
 
 
-@pytest.fixture(scope="module")
-def cabochon(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("cabochon", tmp_path_factory.mktemp("sets")))
-
-
-@pytest.fixture(scope="module")
-def clock(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("clock", tmp_path_factory.mktemp("sets")))
-
-
 def test_a_row_end_the_size_model_leaves_between_the_kinds_is_a_token_by_its_pixels(
-    cabochon,
+    style_recogniser,
 ):
     # hard level, the tenth photo of cabochon seed 2024: a row's blue end in the frame's
     # far corner, cut at the frame's token size in pixels (29.7 px), lay between a
     # token's and a tile's size by the tile block's size model and was read as a tile;
     # its row's other end was then alone and the row unread (6 of 14 tokens, a false
     # tile). Read among the tokens, it is the row's end, and the row is read whole
+    cabochon = style_recogniser("cabochon")
     photo = evaluation_photo(cabochon.tileset, 2024, 2, 9)
     score = score_photo(photo, cabochon.detect(photo.image), 2, 9)
     assert score.tokens_right == score.tokens == 14 and score.token_false_positives == 0
@@ -187,27 +176,26 @@ def test_a_row_end_the_size_model_leaves_between_the_kinds_is_a_token_by_its_pix
 
 
 def test_a_piece_between_the_kinds_is_judged_by_its_match_in_a_split_without_a_clear_token(
-    clock,
+    style_recogniser,
 ):
     # hard level, the tenth photo of clock seed 2024: a row's white end, 0.79 as a tile,
     # lies in one split of its blob among pieces of 29-48 px whose "tokens" match at
     # 0.34-0.62. Read among the tokens by its pixels, it made that split win over one
     # from which the row searches read two tokens more (10 of 14)
+    clock = style_recogniser("clock")
     photo = evaluation_photo(clock.tileset, 2024, 2, 9)
     score = score_photo(photo, clock.detect(photo.image), 2, 9)
     assert score.tokens_right >= 10 and score.token_false_positives == 0
 
 
-@pytest.fixture(scope="module")
-def stamp(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("stamp", tmp_path_factory.mktemp("sets")))
-
-
-def test_a_token_cut_a_quarter_larger_than_the_frame_s_tokens_is_read_at_their_size(stamp):
+def test_a_token_cut_a_quarter_larger_than_the_frame_s_tokens_is_read_at_their_size(
+    style_recogniser,
+):
     # hard level, the sixth photo of stamp seed 2024: a white token touching a blue one
     # on dark wood, cut 1.25 times the frame's tokens, has the wood where its white ring
     # lies and read black (0.84, by the grey disc and bat inside). Cut at the frame's
     # token size it reads 0.90, white
+    stamp = style_recogniser("stamp")
     score = hard_score(stamp, 2024, 5)
     assert score.tokens_right == score.tokens == 5 and score.token_false_positives == 0
     assert score.false_positives == 0

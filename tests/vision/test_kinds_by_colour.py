@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from vision.candidates import Candidate
 from vision.evaluate import evaluation_photo, score_photo
@@ -17,11 +16,6 @@ from vision.rectify import flatten_alpha, rectify
 from vision.synth.regression import reencoded, style_tileset
 
 
-@pytest.fixture(scope="module")
-def stitch(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("stitch", tmp_path_factory.mktemp("sets")))
-
-
 def _piece(rec: Recogniser, face: np.ndarray, group: int, at: float) -> Scored:
     """The face as a round piece read (clearly) as ``group``."""
     flat = flatten_alpha(face)
@@ -31,10 +25,11 @@ def _piece(rec: Recogniser, face: np.ndarray, group: int, at: float) -> Scored:
     return Scored(Candidate(quad, True, 0, 0), patch, StructureMatch(group, 0.0, 0.9, 0.1, -1, 0.0))
 
 
-def test_a_tile_read_as_the_token_back_misfits_the_back_s_colours(stitch):
+def test_a_tile_read_as_the_token_back_misfits_the_back_s_colours(style_recogniser):
     # the embroidered patch's thick satin ring matches the back's ring in grey; the back's
     # linen and navy leave most of a coloured tile's colour unexplained, its own motif
     # little (true tiles: 0.09 at the median, 0.34 at the 99th percentile)
+    stitch = style_recogniser("stitch")
     names = stitch.model.group_names
     back = names.index("token-back")
     tiles = list(stitch.tileset.faces.items())[:4]
@@ -50,21 +45,25 @@ def test_a_tile_read_as_the_token_back_misfits_the_back_s_colours(stitch):
     assert misfits[8] < 0.1
 
 
-def test_round_tiles_read_as_backs_by_their_ring_are_read_as_tiles_by_their_colour(stitch):
+def test_round_tiles_read_as_backs_by_their_ring_are_read_as_tiles_by_their_colour(
+    style_recogniser,
+):
     # hard level, seed 7's third photo: 8 of 15 embroidered tiles read as token backs
     # (the back's template led their motifs by 0.08-0.16), no tokens on the table; their
     # colour misfit the back at 0.41-0.95, a tile's reading at 0.07-0.35
+    stitch = style_recogniser("stitch")
     photo = evaluation_photo(stitch.tileset, 7, 2, 2)
     score = score_photo(photo, stitch.detect(photo.image), 2, 2)
     assert score.tiles_right >= 13
     assert score.token_false_positives <= 2
 
 
-def test_a_back_in_a_row_s_middle_stays_a_back_however_its_colour_misfits(stitch):
+def test_a_back_in_a_row_s_middle_stays_a_back_however_its_colour_misfits(style_recogniser):
     # hard level, seed 2024's fourth photo, saved once more as a JPEG: a back between
     # two face-up ends misfits the back's colours at 0.355, over the bar for doubting
     # a token; read again among the tiles it tied two motifs and was lost. By the rules
     # a row's middle lies face down, so it is not doubted
+    stitch = style_recogniser("stitch")
     photo = evaluation_photo(stitch.tileset, 2024, 2, 3)
     score = score_photo(photo, stitch.detect(reencoded(photo.image, 90)), 2, 3)
     assert score.tokens_right == score.tokens == 8

@@ -100,12 +100,9 @@ def test_a_row_end_joined_to_bits_of_its_backs_runs_along_its_blob():
     assert _way_along_blob(scoring, _blob_frame(alone), end, 24.0) is None
 
 
-@pytest.fixture(scope="module")
-def riso(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("riso", tmp_path_factory.mktemp("sets")))
-
-
-def test_rows_whose_pale_backs_left_only_bits_in_the_mask_are_read_from_an_end_turned_down(riso):
+def test_rows_whose_pale_backs_left_only_bits_in_the_mask_are_read_from_an_end_turned_down(
+    style_recogniser,
+):
     # hard level, the fourth photo of riso seed 7: two rows of seven 23 px tokens on a
     # red and cream gingham, their cream backs only bits of the mask. No token was
     # chosen (each row's clear end, 0.81 and 0.82, was turned down with its split), so
@@ -113,21 +110,18 @@ def test_rows_whose_pale_backs_left_only_bits_in_the_mask_are_read_from_an_end_t
     # From each end the row is followed along the mask, or along the end's own blob
     # where the mask holds too little; one back the mask lost, between two it holds,
     # lies on the run the row was found along
+    riso = style_recogniser("riso")
     score = hard_score(riso, 7, 3)
     assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
     assert score.false_positives == 0
 
 
-@pytest.fixture(scope="module")
-def azulejo(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("azulejo", tmp_path_factory.mktemp("sets")))
-
-
-def test_a_row_of_backs_the_mask_lost_is_read_where_it_stands_out_from_the_cloth(azulejo):
+def test_a_row_of_backs_the_mask_lost_is_read_where_it_stands_out_from_the_cloth(style_recogniser):
     # hard level, the sixth photo of azulejo seed 7: a row of eight 23 px tokens whose
     # six white backs lie on a pale laminate, off the mask, and match 0.66-0.85 (each
     # must reach 0.7 over cloth); its two ends (0.78, 0.80) were turned down alone.
     # The cloth a step and a quarter aside reads as no back at all, so the row is kept
+    azulejo = style_recogniser("azulejo")
     photo = evaluation_photo(azulejo.tileset, 7, 2, 5)
     score = score_photo(photo, azulejo.detect(photo.image), 2, 5)
     assert score.tokens_right == score.tokens == 12 and score.token_false_positives == 0
@@ -154,17 +148,13 @@ def test_a_chain_a_token_wide_is_looked_through_at_its_two_ends_half_a_step_in()
     assert _lone_token_places(blob, 1.0, 20.0) == ([], False)
 
 
-@pytest.fixture(scope="module")
-def terrazzo(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("terrazzo", tmp_path_factory.mktemp("sets")))
-
-
-def test_a_row_whose_end_was_turned_down_with_its_split_is_read_from_that_end(terrazzo):
+def test_a_row_whose_end_was_turned_down_with_its_split_is_read_from_that_end(style_recogniser):
     # hard level, the twelfth photo of terrazzo seed 2024, saved as a JPEG of quality
     # 90: a row of six 34 px tokens whose four backs lie off the mask; one yellow end
     # matched 0.63 and was turned down with its split, so no row was laid and the
     # other end was turned down alone (3 of 9 tokens). Offered as the row's end, it
     # lays the four backs, which stand out from the cloth beside them
+    terrazzo = style_recogniser("terrazzo")
     photo = evaluation_photo(terrazzo.tileset, 2024, 2, 11)
     image = reencoded(photo.image, 90)
     score = score_photo(photo, terrazzo.detect(image), 2, 11)
@@ -172,27 +162,24 @@ def test_a_row_whose_end_was_turned_down_with_its_split_is_read_from_that_end(te
     assert score.false_positives == 0
 
 
-@pytest.fixture(scope="module")
-def banner(tmp_path_factory) -> Recogniser:
-    return Recogniser(style_tileset("banner", tmp_path_factory.mktemp("sets")))
-
-
-def test_two_clear_ends_turned_down_where_no_token_was_chosen_lay_their_row(banner):
+def test_two_clear_ends_turned_down_where_no_token_was_chosen_lay_their_row(style_recogniser):
     # hard level, the sixth photo of banner's few-tiles table (seed 2024): three tiles
     # and a row of eight 40 px tokens on dark wood, cut with the cloth's grain as a
     # whole as something that is not tiles, so no token was chosen (0 of 8); its ends
     # read 0.95 each, as clearly as a lone token must, and stand in for chosen ones
+    banner = style_recogniser("banner")
     score = hard_score(banner, 2024, 5, few_tiles_photo)
     assert score.tokens_right == score.tokens == 8 and score.token_false_positives == 0
     assert score.tiles_right == score.tiles == 3 and score.false_positives == 0
 
 
-def test_a_row_whose_one_clear_end_was_turned_down_has_its_far_end_looked_for(terrazzo):
+def test_a_row_whose_one_clear_end_was_turned_down_has_its_far_end_looked_for(style_recogniser):
     # hard level, the fourth photo of terrazzo seed 7: a row of seven 23 px tokens on a
     # red gingham, its black end (0.78) turned down with its split; another row was
     # read, but a far end was looked for only from chosen ends, and two ends turned
     # down lay no row together (7 of 13 tokens). From the turned-down end the far end
     # is found along the mask, and the two lay the row
+    terrazzo = style_recogniser("terrazzo")
     score = hard_score(terrazzo, 7, 3)
     assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
     assert score.false_positives == 0
@@ -271,12 +258,15 @@ def test_a_row_whose_backs_left_the_mask_has_its_far_end_found_past_them(ringed)
         assert np.hypot(*np.subtract(end.candidate.center, centres[-1])) < 0.15 * tall
 
 
-def test_a_row_of_pale_tokens_split_off_its_pitch_is_read_from_the_ends_of_its_blob(terrazzo):
+def test_a_row_of_pale_tokens_split_off_its_pitch_is_read_from_the_ends_of_its_blob(
+    style_recogniser,
+):
     # hard level, the tenth photo of terrazzo seed 2024: a row of six 30 px tokens on a
     # pale grey laminate is one blob whose split lays its discs 20-42 px apart, its
     # white ends matching 0.68 and 0.43, and the row was lost (8 of 14 tokens). Cut at
     # the frame's token size half a step in from the blob's ends, both read as faces
     # (0.66, 0.69) and the four backs are laid between them
+    terrazzo = style_recogniser("terrazzo")
     photo = evaluation_photo(terrazzo.tileset, 2024, 2, 9)
     score = score_photo(photo, terrazzo.detect(photo.image), 2, 9)
     assert score.tokens_right == score.tokens == 14 and score.token_false_positives == 0
