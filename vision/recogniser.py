@@ -198,7 +198,7 @@ class Recogniser:
         chosen += beside.beside_blocks(scoring, frame, chosen, size_at)
         chosen += beside.in_heaps(scoring, frame, chosen, size_at)
         chosen = beside.rows_from_lone_ends(scoring, frame, chosen, size_at, scored)
-        chosen += beside.row_ends(scoring, frame, chosen, size_at)
+        chosen = beside.row_ends(scoring, frame, chosen, size_at)
         chosen, alone = kinds.tokens_in_company(scoring, frame, chosen, size_at)
         rejected += alone
         chosen = beside.rows_from_lone_blobs(scoring, frame, chosen, size_at)

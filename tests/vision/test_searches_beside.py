@@ -185,6 +185,53 @@ def test_a_row_whose_one_clear_end_was_turned_down_has_its_far_end_looked_for(st
     assert score.false_positives == 0
 
 
+def test_a_row_end_read_as_a_tile_of_a_tokens_size_is_read_as_the_rows_end(style_recogniser):
+    # hard level, the tenth photo of clock seed 2024: a row of six 26 px tokens, a
+    # white end and a back read, four backs the mask lost and the other white end read
+    # as a green maiden (cut 27 px where the frame's tiles are 37); with it a tile, its
+    # row had one end and its backs were never laid (10 of 14 tokens, a false tile).
+    # Cut as large as the frame's tokens, it is read among them and offered as the
+    # row's end, and the backs are laid between
+    clock = style_recogniser("clock")
+    score = hard_score(clock, 2024, 9)
+    assert score.tokens_right == 13 and score.token_false_positives == 0
+    assert score.false_positives == 0
+
+
+def test_two_row_ends_both_read_as_tiles_lay_their_row(style_recogniser):
+    # hard level, the tenth photo of rosary seed 2024: a row of six whose white ends
+    # were both read as tiles (29 and 38 px, the frame's tokens 29, its tiles 44) and
+    # its four backs lost (8 of 14 tokens, a false tile). Both offered as ends, the
+    # pair lays the row, as two chosen ends would
+    rosary = style_recogniser("rosary")
+    score = hard_score(rosary, 2024, 9)
+    assert score.tokens_right == score.tokens == 14 and score.token_false_positives == 0
+    assert score.false_positives == 0
+
+
+def test_a_tile_read_where_a_rows_end_must_lie_is_read_as_that_end(style_recogniser):
+    # hard level, the fourth photo of ring seed 7: a row's white end on a red check,
+    # cut with the check's red round it a third larger than the row's tokens, read as
+    # a red garlic (0.66) one step past the row's outermost back. A back with a token
+    # on one side only has its row's end on the other, so the tile there is read
+    # again at the row's step, and is the white face
+    ring = style_recogniser("ring")
+    score = hard_score(ring, 7, 3)
+    assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
+    assert score.false_positives == 0
+
+
+def test_a_heap_of_tiles_whose_labels_read_as_tokens_lays_no_row(style_recogniser):
+    # hard level, the tenth photo of cabochon seed 7: a heap of fifteen round tiles
+    # whose blue domes read as token faces (0.66-0.78) at a token's size; read as row
+    # ends, they laid "backs" on the tiles between them (two tiles lost, three false
+    # tokens). A piece with tiles read beside it is one of a heap, not a row's end
+    cabochon = style_recogniser("cabochon")
+    score = hard_score(cabochon, 7, 9)
+    assert score.found == score.tiles == 15 and score.token_false_positives == 0
+    assert score.tokens_right == score.tokens == 12
+
+
 @pytest.fixture(scope="module")
 def ringed() -> Recogniser:
     return Recogniser(ringed_tokens())

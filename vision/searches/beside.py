@@ -96,6 +96,10 @@ _ROW_BACK_MIN = 0.35
 _TURNED_END_MIN = 0.6
 #: ...and kept where a back is laid within this many of its sides.
 _LAID_BESIDE = 1.3
+#: A round piece chosen as a tile is read again as a row's end where it is cut this
+#: share of the frame's tokens' size (a token cut at a tenth or so of its size, where
+#: the frame's tiles are a fifth larger than its tokens or more).
+_TILE_AS_END_SIZED = (0.85, 1.33)
 
 #: The cloth beside a row's place is cut this many steps across the row (a token
 #: a step aside would touch the place's back)...
@@ -306,10 +310,15 @@ def rows_from_lone_ends(
     token is chosen, the ends read as clearly as a lone token must
     (:func:`sure_ends_turned_down`) stand in for chosen ones, each kept likewise only
     where a back is laid beside it."""
+    as_tiles = ends_read_as_tiles(scoring, frame, chosen)
+    tiles = {id(t) for t, _ in as_tiles}
+    read_as_tiles = {id(end): tile for tile, end in as_tiles}
+    chosen = [s for s in chosen if id(s) not in tiles]
     seeds = sure_ends_turned_down(scoring, frame, scored, chosen)
     pairs = row_far_ends(scoring, frame, chosen + seeds, size_at)
     far = [p.end for p in pairs]
-    offered = ends_turned_down(scoring, frame, scored, chosen + seeds + far)
+    as_ends = [end for _, end in as_tiles]
+    offered = ends_turned_down(scoring, frame, scored, chosen + seeds + far + as_ends) + as_ends
     pairs += row_far_ends(
         scoring, frame, chosen + seeds + far + offered, size_at, {id(s) for s in offered}
     )
@@ -320,7 +329,7 @@ def rows_from_lone_ends(
         chosen + seeds + ends,
         size_at,
         frozenset((id(p.start), id(p.end)) for p in pairs if p.along_mask),
-        {id(e) for e in ends},
+        {id(e) for e in ends} - set(read_as_tiles),  # chosen, if as tiles: they may pair
         frozenset((id(p.start), id(p.end)) for p in pairs),
     )
     before = {id(s) for s in chosen}
@@ -339,7 +348,12 @@ def rows_from_lone_ends(
             for s in backs
         )
     }
-    return [s for s in out if id(s) not in unlaid]
+    # an end read as a tile whose row is not laid stays the tile it was read as
+    return [
+        read_as_tiles[id(s)] if id(s) in unlaid else s
+        for s in out
+        if id(s) not in unlaid or id(s) in read_as_tiles
+    ]
 
 
 def sure_ends_turned_down(
@@ -395,6 +409,70 @@ def ends_turned_down(
         return alone and low <= c.side / size <= high
 
     return _faces_with_rims(scoring, frame, scored, chosen, _TURNED_END_MIN, fits)
+
+
+def ends_read_as_tiles(
+    scoring: Scoring, frame: Frame, chosen: list[Scored]
+) -> list[tuple[Scored, Scored]]:
+    """The round pieces chosen as tiles that are a row's end: each with its reading
+    as a token, offered to :func:`row_gaps` in its stead (and kept as a tile where no
+    back is laid beside it).
+
+    A row's face-up end whose face is drawn as the tiles are (doily's fangs, a white
+    face on a pale cloth whose rim the blur took) can match a tile's figure better
+    than its own face, and the blob it is cut from says nothing of its kind; with it
+    read as a tile, its row has only one end and its backs, which the mask lost, are
+    never laid (clock seed 2024 #9: a white end read as a green maiden, 0.46, four
+    backs lost; wax seed 2024 #11 and #7). Its size does say what it may be: cut as
+    large as the frame's tokens in pixels (:data:`_TILE_AS_END_SIZED` of the chosen
+    tokens' median side), where the frame's tiles are clearly larger than its tokens,
+    it is read again among the tokens, and offered where it reads as a face at
+    :data:`_TURNED_END_MIN`, with a rim that steps all round and no token read beside
+    it (a row read in part is laid from its own tokens)."""
+    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
+    tiles = [s for s in chosen if not scoring.is_token(s) and s.candidate.round]
+    if not tokens or not tiles:
+        return []
+    size = float(np.median([s.candidate.side for s in tokens]))
+    tile_size = float(np.median([s.candidate.side for s in tiles]))
+    low, high = _TILE_AS_END_SIZED
+    if tile_size < high * size:
+        return []  # tokens and tiles alike in size: their sizes tell nothing
+    centres = np.array([s.candidate.center for s in tokens], np.float64)
+    sized = [
+        s
+        for s in tiles
+        if low <= s.candidate.side / size <= high
+        and not np.any(np.linalg.norm(centres - s.candidate.center, axis=1) <= SIDE_BY_SIDE * size)
+        and not _among_tiles(scoring, s, chosen)
+    ]
+    if not sized:
+        return []
+    read = scoring.read(frame.pyramid, [s.candidate for s in sized], scoring.token_groups)
+    others = [s for s in chosen if all(s is not t for t in sized)]
+    out: list[tuple[Scored, Scored]] = []
+    for tile, end in zip(sized, read, strict=True):
+        if end.score < _TURNED_END_MIN or scoring.is_back(end.group):
+            continue
+        if not clear_of(end.candidate.center, others) or not rim_steps_all_round(
+            scoring, frame, end
+        ):
+            continue
+        out.append((tile, end))
+    return out
+
+
+def _among_tiles(scoring: Scoring, piece: Scored, chosen: list[Scored]) -> bool:
+    """Whether another tile is read beside ``piece`` (within :data:`SIDE_BY_SIDE` of
+    their sides): a piece in a heap of tiles is one of them, however well its label
+    matches a token's face (a heap of records or cabochons, their middles read as
+    tokens, was laid as rows between them)."""
+    c = piece.candidate
+    return any(
+        distance(c.center, t.candidate.center) <= SIDE_BY_SIDE * (c.side + t.candidate.side) / 2
+        for t in chosen
+        if t is not piece and not scoring.is_token(t)
+    )
 
 
 def _faces_with_rims(
@@ -1292,7 +1370,8 @@ def _cells_of(lattice: Lattice, pieces: list[Candidate]) -> list[tuple[int, int]
 def row_ends(
     scoring: Scoring, frame: Frame, chosen: list[Scored], size_at: SizeModel | None
 ) -> list[Scored]:
-    """The face-up end one step past a row's outermost back, where nothing was read.
+    """``chosen`` with the face-up end one step past a row's outermost back, where
+    nothing was read or only a round tile, which the end then replaces.
 
     By the rules a back lies in a row's middle, with a token on either side; a back
     read with a token beside it on one side only has its row's end on the other,
@@ -1303,12 +1382,17 @@ def row_ends(
     aligned among the tokens, and kept where it reads as a face at
     :data:`_ROW_END_FACE_MIN` near its place (:data:`_ROW_END_DRIFT`; naming still
     asks it to end a row, :func:`vision.token_rows.ends_among_unsure`, if it reads
-    unsurely).
+    unsurely). A white end on a cloth of another colour, cut with a ring of the cloth
+    round it a third larger than its row's tokens, matches a tile whose figure is
+    white on that colour better than its own face (ring seed 7 #3: a white end on a
+    red check read as a red garlic); but nothing else lies where a row's end must,
+    and cut there at the row's step it reads as the white face it is.
     """
     if size_at is None or scoring.model.round is None:
-        return []
+        return chosen
     tokens, centres, sides = _round_tokens(scoring, chosen)
     candidates: list[Candidate] = []
+    on_place: list[list[Scored]] = []  # the round tiles read where each end is cut
     for k, s in enumerate(tokens):
         if not scoring.is_back(s.group):
             continue
@@ -1317,23 +1401,39 @@ def row_ends(
         if len(beside_k) != 1:
             continue
         place = 2 * centres[k] - centres[beside_k[0]]
-        if clear_of(place, chosen):
+        on = [t for t in chosen if not clear_of(place, [t])]
+        if all(
+            t.candidate.round
+            and not scoring.is_token(t)
+            and not _among_tiles(scoring, t, [u for u in chosen if all(u is not o for o in on)])
+            for t in on
+        ):
             quad = shaped_like([s.candidate], place, float(apart[beside_k[0]]))
             blob = -1 - len(candidates)
             candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
+            on_place.append(on)
     if not candidates:
-        return []
+        return chosen
     kind = scoring.token_groups
     aligned = scoring.read(frame.pyramid, candidates, kind)
-    found = [
-        s
-        for s, c in zip(aligned, candidates, strict=True)
-        if s.score >= _ROW_END_FACE_MIN
-        and not scoring.is_back(s.group)
-        and distance(s.candidate.center, c.center) <= _ROW_END_DRIFT * c.side
-        and clear_of(s.candidate.center, chosen)
-    ]
-    return one_per_place(found)[0]
+    found: list[Scored] = []
+    for s, c, on in zip(aligned, candidates, on_place, strict=True):
+        others = [t for t in chosen if all(t is not o for o in on)]
+        if (
+            s.score >= _ROW_END_FACE_MIN
+            and not scoring.is_back(s.group)
+            and distance(s.candidate.center, c.center) <= _ROW_END_DRIFT * c.side
+            and clear_of(s.candidate.center, others)
+        ):
+            found.append(s)
+    ends = one_per_place(found)[0]
+    replaced = {
+        id(t)
+        for s, on in zip(aligned, on_place, strict=True)
+        if any(s is e for e in ends)
+        for t in on
+    }
+    return [t for t in chosen if id(t) not in replaced] + ends
 
 
 def _round_tokens(
