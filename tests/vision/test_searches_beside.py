@@ -221,6 +221,19 @@ def test_a_tile_read_where_a_rows_end_must_lie_is_read_as_that_end(style_recogni
     assert score.false_positives == 0
 
 
+def test_a_row_read_in_part_is_followed_past_its_outermost_back(style_recogniser):
+    # hard level, the fourth photo of rosary seed 7: a row of six 23 px tokens on a red
+    # check, its black end and one back read (0.66), three backs lost and the white
+    # end, cut with the check round it half as large again, read as a red garlic
+    # (9 of 13 tokens, a false tile). A back with a token on one side only has the
+    # rest of its row on the other: the backs are read along it to the white end,
+    # which the tile gives way to
+    rosary = style_recogniser("rosary")
+    score = hard_score(rosary, 7, 3)
+    assert score.tokens_right == score.tokens == 13 and score.token_false_positives == 0
+    assert score.false_positives == 0
+
+
 def test_a_heap_of_tiles_whose_labels_read_as_tokens_lays_no_row(style_recogniser):
     # hard level, the tenth photo of cabochon seed 7: a heap of fifteen round tiles
     # whose blue domes read as token faces (0.66-0.78) at a token's size; read as row

@@ -311,12 +311,18 @@ def rows_from_lone_ends(
     (:func:`sure_ends_turned_down`) stand in for chosen ones, each kept likewise only
     where a back is laid beside it."""
     as_tiles = ends_read_as_tiles(scoring, frame, chosen)
-    tiles = {id(t) for t, _ in as_tiles}
-    read_as_tiles = {id(end): tile for tile, end in as_tiles}
-    chosen = [s for s in chosen if id(s) not in tiles]
+    # the tiles an end lies on, by the end's id: each gives way to it where its row is
+    # laid, and stays where it is not
+    lying_on = {id(end): [tile] for tile, end in as_tiles}
+    chosen = [s for s in chosen if all(s is not t for t, _ in as_tiles)]
     seeds = sure_ends_turned_down(scoring, frame, scored, chosen)
     pairs = row_far_ends(scoring, frame, chosen + seeds, size_at)
     far = [p.end for p in pairs]
+    for end in far:
+        under = [t for t in chosen if not clear_of(end.candidate.center, [t])]
+        if under:  # a far end past a row's backs, where a round tile was read
+            lying_on[id(end)] = under
+            chosen = [s for s in chosen if all(s is not t for t in under)]
     as_ends = [end for _, end in as_tiles]
     offered = ends_turned_down(scoring, frame, scored, chosen + seeds + far + as_ends) + as_ends
     pairs += row_far_ends(
@@ -329,7 +335,7 @@ def rows_from_lone_ends(
         chosen + seeds + ends,
         size_at,
         frozenset((id(p.start), id(p.end)) for p in pairs if p.along_mask),
-        {id(e) for e in ends} - set(read_as_tiles),  # chosen, if as tiles: they may pair
+        {id(e) for e in ends} - {id(e) for e in as_ends},  # chosen, as tiles: they may pair
         frozenset((id(p.start), id(p.end)) for p in pairs),
     )
     before = {id(s) for s in chosen}
@@ -348,12 +354,9 @@ def rows_from_lone_ends(
             for s in backs
         )
     }
-    # an end read as a tile whose row is not laid stays the tile it was read as
-    return [
-        read_as_tiles[id(s)] if id(s) in unlaid else s
-        for s in out
-        if id(s) not in unlaid or id(s) in read_as_tiles
-    ]
+    kept = [s for s in out if id(s) not in unlaid]
+    # a tile an end lies on whose row is not laid stays the tile it was read as
+    return kept + [t for end, under in lying_on.items() if end in unlaid for t in under]
 
 
 def sure_ends_turned_down(
@@ -460,6 +463,16 @@ def ends_read_as_tiles(
             continue
         out.append((tile, end))
     return out
+
+
+def _gives_way(scoring: Scoring, piece: Scored, chosen: list[Scored]) -> bool:
+    """Whether ``piece`` is a round tile read alone, which a row's end found where it
+    lies may be instead (see :func:`_among_tiles`)."""
+    return (
+        piece.candidate.round
+        and not scoring.is_token(piece)
+        and not _among_tiles(scoring, piece, chosen)
+    )
 
 
 def _among_tiles(scoring: Scoring, piece: Scored, chosen: list[Scored]) -> bool:
@@ -725,7 +738,18 @@ def row_far_ends(
     if not clear:
         return []
     step = _frame_step(centres[clear], sides[clear])
+    # a round tile read alone past a row's backs may be its far end, cut with the
+    # cloth round it
+    firm = [s for s in chosen if not _gives_way(scoring, s, chosen)]
     found: list[FarEnd] = []
+    for k, t in enumerate(tokens):
+        # every back read, as row_ends reads one step past any (a back matches less
+        # clearly than a face: 0.66 on a red check)
+        if starts is not None or not scoring.is_back(t.group):
+            continue
+        end = _past_outermost_back(scoring, frame, tokens, centres, sides, k)
+        if end is not None and clear_of(end.candidate.center, firm + [f.end for f in found]):
+            found.append(FarEnd(t, end, False))
     for k in clear:
         t = tokens[k]
         if starts is not None and id(t) not in starts:
@@ -754,6 +778,33 @@ def row_far_ends(
         if end is not None and clear_of(end.candidate.center, chosen + ends):
             found.append(FarEnd(t, end, run is not None))
     return found
+
+
+def _past_outermost_back(
+    scoring: Scoring,
+    frame: Frame,
+    tokens: list[Scored],
+    centres: np.ndarray,
+    sides: np.ndarray,
+    k: int,
+) -> Scored | None:
+    """The far end of a row read in part, past its outermost back (token ``k``, with
+    one token read beside it): the row goes on the other way, and its backs the mask
+    lost are read along it to its end (:func:`_far_end_past_backs`).
+
+    By the rules a back lies between two tokens; one read with a token on one side
+    only has the rest of its row on the other. Where the next place reads as the end,
+    :func:`row_ends` finds it; where backs lie between, the end is a few steps on
+    (rosary seed 7 #3: a black end and one back read, three backs lost on a red check
+    and the white end, cut with the check round it half as large again, read as a
+    red garlic)."""
+    _, apart, stepped = a_step_from(centres, sides, k)
+    beside_k = np.flatnonzero(stepped)
+    if len(beside_k) != 1:
+        return None
+    n = int(beside_k[0])
+    way = (centres[k] - centres[n]) / apart[n]
+    return _far_end_past_backs(scoring, frame, tokens[k], way, float(apart[n]))
 
 
 def _way_along_blob(
