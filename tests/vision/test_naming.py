@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from companion.bitenight.tiles import Tile
-from tests.vision.reading import read_at
+from tests.vision.reading import hard_score, read_at
 from vision.evaluate import empty_table_photo, evaluation_photo
 from vision.naming import SURE_SOMEWHERE, _tosses_kept_by_surer
 from vision.recogniser import Recogniser
@@ -70,3 +70,26 @@ def test_of_two_pieces_read_as_one_tile_the_one_showing_its_heart_keeps_it():
     result = bottlecap.detect(photo.image)
     assert read_at(result, (808, 176), reach=30) == [Tile.parse("blue-garlic-heart")]
     assert read_at(result, (454, 382), reach=30) == [Tile.parse("blue-garlic")]
+
+
+def test_a_clear_tile_whose_motif_and_heart_are_close_calls_is_reported_by_its_colour(
+    style_recogniser,
+):
+    # hard level, the fourth photo of chip seed 7: a yellow maiden with a heart whose
+    # face leads the next motif's by 0.05 (chip's faces share their printed rim) and
+    # whose heart twin ties it, so it read at 0.27 and was turned down (14 of 15 tiles).
+    # It matches a tile clearly, its runner-up is a tile too, and its yellow beats every
+    # other colour clearly: it is reported, at its low confidence
+    chip = style_recogniser("chip")
+    score = hard_score(chip, 7, 3)
+    assert score.tiles_right == score.tiles == 15 and score.false_positives == 0
+
+
+def test_a_piece_whose_colour_is_no_clear_call_is_not_reported_for_its_runner_up_alone():
+    # the regression's empty set, sticker's photo 3: a white die on a dark cloth, cut
+    # with the cloth round it, matching a purple monk by a small lead over another
+    # tile; reported because its runner-up was a tile, it was a false tile. Its colour
+    # is no clear call, so it is not
+    sticker = Recogniser(check_set("sticker"))
+    photo = empty_table_photo(sticker.tileset, 2024, 2, 3)
+    assert sticker.detect(photo.image).tiles == ()
