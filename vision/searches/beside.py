@@ -729,7 +729,9 @@ def row_far_ends(
     yellow end in colours near the cloth's was cut at 37 px where its tokens are
     47). Where the mask holds too little for a run, the end's own blob may still say
     the way (:func:`_way_along_blob`), and the backs read along it how far
-    (:func:`_far_end_past_backs`)."""
+    (:func:`_far_end_past_backs`). A row read in part is followed past its outermost
+    back too (:func:`_past_outermost_back`, without ``starts`` only), where a round
+    tile read alone may lie on its far end (cut with the cloth round it)."""
     if size_at is None or scoring.model.round is None:
         return []
     clear_min = scoring.config.size_anchor_score
@@ -1453,12 +1455,8 @@ def row_ends(
             continue
         place = 2 * centres[k] - centres[beside_k[0]]
         on = [t for t in chosen if not clear_of(place, [t])]
-        if all(
-            t.candidate.round
-            and not scoring.is_token(t)
-            and not _among_tiles(scoring, t, [u for u in chosen if all(u is not o for o in on)])
-            for t in on
-        ):
+        others = [t for t in chosen if all(t is not o for o in on)]
+        if all(_gives_way(scoring, t, others) for t in on):
             quad = shaped_like([s.candidate], place, float(apart[beside_k[0]]))
             blob = -1 - len(candidates)
             candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
