@@ -186,12 +186,12 @@ def test_a_row_whose_one_clear_end_was_turned_down_has_its_far_end_looked_for(st
 
 
 def test_a_row_end_read_as_a_tile_of_a_tokens_size_is_read_as_the_rows_end(style_recogniser):
-    # hard level, the tenth photo of clock seed 2024: a row of six 26 px tokens, a
+    # hard level, the tenth photo of clock seed 2024: a row of six 28 px tokens, a
     # white end and a back read, four backs the mask lost and the other white end read
-    # as a green maiden (cut 27 px where the frame's tiles are 37); with it a tile, its
-    # row had one end and its backs were never laid (10 of 14 tokens, a false tile).
-    # Cut as large as the frame's tokens, it is read among them and offered as the
-    # row's end, and the backs are laid between
+    # as a green maiden (cut 28 px, as the frame's tokens are; its tiles 42); with it
+    # a tile, its row had one end and its backs were never laid (10 of 14 tokens, a
+    # false tile). Cut as large as the frame's tokens, it is read among them and
+    # offered as the row's end, and the backs are laid between
     clock = style_recogniser("clock")
     score = hard_score(clock, 2024, 9)
     assert score.tokens_right == 13 and score.token_false_positives == 0
