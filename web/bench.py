@@ -19,6 +19,7 @@ import threading
 import time
 from http.cookies import SimpleCookie
 from pathlib import Path
+from typing import Any
 
 
 class Browser:
@@ -71,6 +72,28 @@ def follow(port: int, game_id: str, seen: list[tuple[int, float]], ready: thread
             ready.set()
 
 
+def run_in_background(server: Any) -> threading.Event:
+    """Run a waitress ``server`` in a daemon thread; gives the event to set just before
+    closing it.
+
+    Waitress closes its sockets from the thread that asks it to, while its own thread
+    may be waiting in ``select`` on them: that wait then fails with a bad file
+    descriptor, printed as the thread's error (and reported by pytest against whichever
+    test runs next in its worker). Once the event is set, that error is the close
+    itself."""
+    closing = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except OSError:
+            if not closing.is_set():
+                raise
+
+    threading.Thread(target=run, daemon=True).start()
+    return closing
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
@@ -89,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     folder = Path(tempfile.mkdtemp(prefix="companion-bench-"))
     app = create_app({"DATABASE": str(folder / "bench.sqlite3")})
     server = create_server(app, host="127.0.0.1", port=0, threads=48)
-    threading.Thread(target=server.run, daemon=True).start()
+    closing = run_in_background(server)
     port = server.effective_port  # type: ignore[union-attr]
 
     host = Browser(port)
@@ -123,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         for seen in streams:
             arrived = next((at for v, at in seen if v == version), None)
             delays.append((arrived - began) if arrived is not None else float("inf"))
+    closing.set()
     server.close()  # type: ignore[union-attr]
 
     lost = sum(1 for delay in delays if delay == float("inf"))

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 from tests.web.browsers import PHONE, chromium, needs_chromium, shot
+from web.bench import run_in_background
 from web.bitenight.sentences import tile_name
 
 PLAYERS = ["Anna", "Ben", "Cleo"]
@@ -55,29 +56,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     database = tmp_path_factory.mktemp("browser") / "games.sqlite3"
     app = create_app({"DATABASE": str(database), "STREAM_HEARTBEAT": 5.0})
     httpd = create_server(app, host="127.0.0.1", port=0, threads=24)
-    stopping = start(httpd)
+    stopping = run_in_background(httpd)
     yield f"http://127.0.0.1:{httpd.effective_port}"  # type: ignore[union-attr]
     stop(app, httpd, stopping)
-
-
-def start(httpd: Any) -> threading.Event:
-    """Run the server in a thread; gives the event :func:`stop` sets before closing it.
-
-    Waitress closes its sockets from the thread that asks it to, while its own thread
-    may be waiting in ``select`` on them: that wait then fails (a bad file
-    descriptor), and pytest reports the thread's error against whichever test runs
-    next. Once the server is being stopped, that error is the close itself."""
-    stopping = threading.Event()
-
-    def run() -> None:
-        try:
-            httpd.run()
-        except OSError:
-            if not stopping.is_set():
-                raise
-
-    threading.Thread(target=run, daemon=True).start()
-    return stopping
 
 
 def stop(app: Any, httpd: Any, stopping: threading.Event) -> None:
@@ -404,7 +385,7 @@ def camera_server(tmp_path_factory: pytest.TempPathFactory, photo) -> Iterator[s
     database = tmp_path_factory.mktemp("camera") / "games.sqlite3"
     app = create_app({"DATABASE": str(database), "CAMERA": folder})
     httpd = create_server(app, host="127.0.0.1", port=0, threads=12)
-    stopping = start(httpd)
+    stopping = run_in_background(httpd)
     yield f"http://127.0.0.1:{httpd.effective_port}"  # type: ignore[union-attr]
     stop(app, httpd, stopping)
 
