@@ -97,8 +97,9 @@ _TURNED_END_MIN = 0.6
 #: ...and kept where a back is laid within this many of its sides.
 _LAID_BESIDE = 1.3
 #: A round piece chosen as a tile is read again as a row's end where it is cut this
-#: share of the frame's tokens' size (a token cut at a tenth or so of its size, where
-#: the frame's tiles are a fifth larger than its tokens or more).
+#: share of the frame's tokens' size (a token cut at a tenth or so of its size, a white
+#: end with a ring of cloth a third large), where the frame's tiles are as much larger
+#: than its tokens as the upper bound or more (else sizes tell the kinds apart not).
 _TILE_AS_END_SIZED = (0.85, 1.33)
 
 #: The cloth beside a row's place is cut this many steps across the row (a token
@@ -400,18 +401,26 @@ def ends_turned_down(
     it: a row read in part is laid from its own tokens (a back of a row read in
     part, read as a white face at 0.85, was offered as an end and kept face up:
     diagonal seed 2024 #13 re-encoded)."""
-    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
-    if not tokens:
+    _, centres, sides = _round_tokens(scoring, chosen)
+    if not len(sides):
         return []
-    size = float(np.median([s.candidate.side for s in tokens]))
-    centres = np.array([s.candidate.center for s in tokens], np.float64)
-    low, high = TOKEN_SIZED
+    fits = _alone_at_token_size(centres, float(np.median(sides)), TOKEN_SIZED)
+    return _faces_with_rims(scoring, frame, scored, chosen, _TURNED_END_MIN, fits)
+
+
+def _alone_at_token_size(
+    centres: np.ndarray, size: float, band: tuple[float, float]
+) -> Callable[[Candidate], bool]:
+    """Whether a cut is ``band`` of the tokens' ``size`` (their median side) with no
+    token read beside it (``centres``: within :data:`SIDE_BY_SIDE` of ``size``): a
+    row's end the row read in part does not already end."""
+    low, high = band
 
     def fits(c: Candidate) -> bool:
         alone = not np.any(np.linalg.norm(centres - c.center, axis=1) <= SIDE_BY_SIDE * size)
         return alone and low <= c.side / size <= high
 
-    return _faces_with_rims(scoring, frame, scored, chosen, _TURNED_END_MIN, fits)
+    return fits
 
 
 def ends_read_as_tiles(
@@ -432,23 +441,16 @@ def ends_read_as_tiles(
     it is read again among the tokens, and offered where it reads as a face at
     :data:`_TURNED_END_MIN`, with a rim that steps all round and no token read beside
     it (a row read in part is laid from its own tokens)."""
-    tokens = [s for s in chosen if scoring.is_token(s) and s.candidate.round]
+    _, centres, sides = _round_tokens(scoring, chosen)
     tiles = [s for s in chosen if not scoring.is_token(s) and s.candidate.round]
-    if not tokens or not tiles:
+    if not len(sides) or not tiles:
         return []
-    size = float(np.median([s.candidate.side for s in tokens]))
+    size = float(np.median(sides))
     tile_size = float(np.median([s.candidate.side for s in tiles]))
-    low, high = _TILE_AS_END_SIZED
-    if tile_size < high * size:
+    if tile_size < _TILE_AS_END_SIZED[1] * size:
         return []  # tokens and tiles alike in size: their sizes tell nothing
-    centres = np.array([s.candidate.center for s in tokens], np.float64)
-    sized = [
-        s
-        for s in tiles
-        if low <= s.candidate.side / size <= high
-        and not np.any(np.linalg.norm(centres - s.candidate.center, axis=1) <= SIDE_BY_SIDE * size)
-        and not _among_tiles(scoring, s, chosen)
-    ]
+    fits = _alone_at_token_size(centres, size, _TILE_AS_END_SIZED)
+    sized = [s for s in tiles if fits(s.candidate) and not _among_tiles(scoring, s, chosen)]
     if not sized:
         return []
     read = scoring.read(frame.pyramid, [s.candidate for s in sized], scoring.token_groups)
@@ -740,18 +742,18 @@ def row_far_ends(
     if not clear:
         return []
     step = _frame_step(centres[clear], sides[clear])
-    # a round tile read alone past a row's backs may be its far end, cut with the
-    # cloth round it
-    firm = [s for s in chosen if not _gives_way(scoring, s, chosen)]
     found: list[FarEnd] = []
-    for k, t in enumerate(tokens):
+    backs = [k for k, t in enumerate(tokens) if scoring.is_back(t.group)]
+    if starts is None and backs:
+        # a round tile read alone past a row's backs may be its far end, cut with the
+        # cloth round it
+        firm = [s for s in chosen if not _gives_way(scoring, s, chosen)]
         # every back read, as row_ends reads one step past any (a back matches less
         # clearly than a face: 0.66 on a red check)
-        if starts is not None or not scoring.is_back(t.group):
-            continue
-        end = _past_outermost_back(scoring, frame, tokens, centres, sides, k)
-        if end is not None and clear_of(end.candidate.center, firm + [f.end for f in found]):
-            found.append(FarEnd(t, end, False))
+        for k in backs:
+            end = _past_outermost_back(scoring, frame, tokens, centres, sides, k)
+            if end is not None and clear_of(end.candidate.center, firm + [f.end for f in found]):
+                found.append(FarEnd(tokens[k], end, False))
     for k in clear:
         t = tokens[k]
         if starts is not None and id(t) not in starts:
@@ -800,13 +802,24 @@ def _past_outermost_back(
     (rosary seed 7 #3: a black end and one back read, three backs lost on a red check
     and the white end, cut with the check round it half as large again, read as a
     red garlic)."""
+    beside = _one_beside(centres, sides, k)
+    if beside is None:
+        return None
+    n, apart = beside
+    way = (centres[k] - centres[n]) / apart
+    return _far_end_past_backs(scoring, frame, tokens[k], way, apart)
+
+
+def _one_beside(centres: np.ndarray, sides: np.ndarray, k: int) -> tuple[int, float] | None:
+    """The one token read a step of a row from token ``k`` (its index and how far it
+    lies), or None where none or several are: a back with one neighbour is its row's
+    outermost read back."""
     _, apart, stepped = a_step_from(centres, sides, k)
     beside_k = np.flatnonzero(stepped)
     if len(beside_k) != 1:
         return None
     n = int(beside_k[0])
-    way = (centres[k] - centres[n]) / apart[n]
-    return _far_end_past_backs(scoring, frame, tokens[k], way, float(apart[n]))
+    return n, float(apart[n])
 
 
 def _way_along_blob(
@@ -1445,29 +1458,30 @@ def row_ends(
         return chosen
     tokens, centres, sides = _round_tokens(scoring, chosen)
     candidates: list[Candidate] = []
-    on_place: list[list[Scored]] = []  # the round tiles read where each end is cut
+    on_place: list[list[Scored]] = []  # the round tiles read where each end is cut...
+    besides: list[list[Scored]] = []  # ...and every other chosen piece
     for k, s in enumerate(tokens):
         if not scoring.is_back(s.group):
             continue
-        _, apart, stepped = a_step_from(centres, sides, k)
-        beside_k = np.flatnonzero(stepped)
-        if len(beside_k) != 1:
+        beside = _one_beside(centres, sides, k)
+        if beside is None:
             continue
-        place = 2 * centres[k] - centres[beside_k[0]]
+        n, apart = beside
+        place = 2 * centres[k] - centres[n]
         on = [t for t in chosen if not clear_of(place, [t])]
         others = [t for t in chosen if all(t is not o for o in on)]
         if all(_gives_way(scoring, t, others) for t in on):
-            quad = shaped_like([s.candidate], place, float(apart[beside_k[0]]))
+            quad = shaped_like([s.candidate], place, apart)
             blob = -1 - len(candidates)
             candidates.append(Candidate(quad=quad, round=True, blob=blob, split=_ROW_SPLIT))
             on_place.append(on)
+            besides.append(others)
     if not candidates:
         return chosen
     kind = scoring.token_groups
     aligned = scoring.read(frame.pyramid, candidates, kind)
     found: list[Scored] = []
-    for s, c, on in zip(aligned, candidates, on_place, strict=True):
-        others = [t for t in chosen if all(t is not o for o in on)]
+    for s, c, others in zip(aligned, candidates, besides, strict=True):
         if (
             s.score >= _ROW_END_FACE_MIN
             and not scoring.is_back(s.group)
