@@ -151,7 +151,7 @@ def turned_by_colour(
         moved = Candidate(quad, False, s.candidate.blob, s.candidate.split, s.candidate.cover)
         patch = pyramid.rectify_many([quad], config.patch_px)[0]
         own = (bank.group == s.group) & (bank.turn == turn)
-        vector = structure_vectors(patch[None], bank.mask)[0]
+        vector = structure_vectors(patch[None], bank)[0]
         score = float((bank.vectors[own] @ vector).max())
         match = replace(s.match, turn=turn, score=score)
         out[k] = Scored(moved, patch, match, s.cut or s.candidate)
@@ -254,8 +254,7 @@ def motifs_where_they_differ(scoring: Scoring, chosen: list[Scored]) -> list[Sco
     ]
     if not doubtful:
         return chosen
-    uprights = [upright(chosen[n].patch, chosen[n].turn) for n in doubtful]
-    bands = np.pad(band_pass(np.stack(uprights).astype(np.float32)), ((0, 0), (1, 1), (1, 1)))
+    bands = _upright_bands(scoring, [chosen[n] for n in doubtful])
     by_group: dict[tuple[bool, int], list[int]] = {}
     for k, n in enumerate(doubtful):
         by_group.setdefault((chosen[n].candidate.round, chosen[n].group), []).append(k)
@@ -455,10 +454,7 @@ def _own_fits(scoring: Scoring, pieces: list[Scored]) -> list[float]:
     the worst other (:func:`vision.motifs.own_fits`), the piece upright in its turn."""
     if not pieces:
         return []
-    bands = np.pad(
-        band_pass(np.stack([upright(s.patch, s.turn) for s in pieces]).astype(np.float32)),
-        ((0, 0), (1, 1), (1, 1)),
-    )
+    bands = _upright_bands(scoring, pieces)
     fits = np.ones(len(pieces))  # a motif no other differs from fits where none differs
     by_group: dict[tuple[bool, int], list[int]] = {}
     for k, s in enumerate(pieces):
@@ -476,3 +472,14 @@ def _turned_about_centre(quad: np.ndarray, degrees: float) -> np.ndarray:
     a = math.radians(degrees)
     rotation = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
     return ((quad - centre) @ rotation.T + centre).astype(np.float32)
+
+
+def _upright_bands(scoring: Scoring, pieces: list[Scored]) -> np.ndarray:
+    """Each piece upright in its turn, band-passed in its bank's grey, with a pixel's
+    margin all round for :mod:`vision.motifs`' shifts (N×(P+2)×(P+2))."""
+    uprights = np.stack([upright(s.patch, s.turn) for s in pieces]).astype(np.float32)
+    bands = np.empty(uprights.shape[:3], np.float32)
+    for round_ in {s.candidate.round for s in pieces}:
+        rows = [k for k, s in enumerate(pieces) if s.candidate.round == round_]
+        bands[rows] = band_pass(uprights[rows], scoring.model.bank(round_).grey)
+    return np.pad(bands, ((0, 0), (1, 1), (1, 1)))

@@ -47,7 +47,7 @@ def match_structure(
     ``allowed`` (a bool per group) leaves the other groups out."""
     if len(patches) == 0:
         return []
-    vectors = structure_vectors(patches, bank.mask)
+    vectors = structure_vectors(patches, bank)
     screen = bank.screen(core_only)
     if screen is None:
         per_group, best_turn = _group_bests(vectors, bank, n_groups, core_only)
@@ -88,7 +88,7 @@ def lead_share(patch: np.ndarray, bank: TemplateBank, match: StructureMatch) -> 
     """
     if match.runner < 0:
         return 0.5
-    vector = structure_vectors(patch[None], bank.mask)[0]
+    vector = structure_vectors(patch[None], bank)[0]
 
     def best_face(group: int, turn: float) -> np.ndarray:
         own = np.flatnonzero((bank.group == group) & (bank.turn == turn) & bank.core)
@@ -110,7 +110,7 @@ def every_group(
     """Each group's best correlation with each patch (N×G, -1 for groups not in the
     bank) and the turn that gave it, over the core templates: every group's own
     verdict, not only the two best, for a piece whose best may be the wrong one."""
-    return _group_bests(structure_vectors(patches, bank.mask), bank, n_groups, True)
+    return _group_bests(structure_vectors(patches, bank), bank, n_groups, True)
 
 
 def _group_bests(
@@ -215,7 +215,7 @@ def align(
     # a quad asked for in several turns at once (vision.doubts tries each quarter turn
     # of a piece) is cut, band-passed and transformed once: the same pixels, the same band
     band_of, firsts = _same_quads(wides)
-    bands = band_pass(pyramid.rectify_many([wides[k] for k in firsts], size))
+    bands = band_pass(pyramid.rectify_many([wides[k] for k in firsts], size), bank.grey)
     inner = _mask_margin(bank.mask)
     # every (quad, template) pair, in the order a quad's fits are compared (zoom, then
     # hypothesis): the first of equal fits wins, as it did when each was slid in turn

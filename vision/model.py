@@ -7,7 +7,9 @@ Two kinds of templates come out of the faces, both through :func:`vision.rectify
   in steps for round tiles and tokens) and at a few scales and small turns, to absorb
   the error of cutting a candidate out of a frame. They decide *what* an object is up
   to its colour and heart: a motif, a token face, or a token back.
-  Grey structure does not care what colour the lamp is.
+  Grey structure cares little what colour the lamp is. The grey is the eye's, or where
+  that all but hides some colour's figures, one learnt from the faces
+  (:func:`structure_grey`).
 - *colour* templates: each face upright in BGR, to decide the colour and the heart
   within the chosen group once the frame's light is known (:mod:`vision.colour`);
   a heart is a small part of a face, best judged in full colour and once the patch
@@ -26,6 +28,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from companion.bitenight.tiles import Colour, Tile
+from vision.colour import kelvin_gains
 from vision.config import VisionConfig
 from vision.rectify import flatten_alpha, full_quad, patch_mask, rectify
 from vision.shared_arrays import locked
@@ -34,6 +37,35 @@ from vision.tileset import TileSet
 #: Small extra turns (degrees) and scales that stand for rectification error.
 _JITTER_TURNS = (-4.0, 0.0, 4.0)
 _JITTER_SCALES = (0.94, 1.0, 1.06)
+#: The eye's grey (B, G, R), which the structure's grey keeps the length of
+#: (:func:`structure_grey`).
+EYE_GREY = np.array([0.114, 0.587, 0.299], np.float32)
+
+
+def _octant(count: int) -> np.ndarray:
+    """Of ``count`` directions spread evenly over the sphere (a Fibonacci lattice), those
+    whose weights are none below zero: a grey adds its channels up. A weighting with one
+    channel taken away (blue less red) shows a figure set apart by hue alone, but a lamp
+    or a camera's balance moves that difference more than the figure does."""
+    k = np.arange(count) + 0.5
+    z = 1 - 2 * k / count
+    angle = np.pi * (1 + 5**0.5) * k
+    ring = np.sqrt(1 - z * z)
+    points = np.stack([ring * np.cos(angle), ring * np.sin(angle), z], axis=1)
+    return locked(points[(points >= 0).all(axis=1)])
+
+
+#: The weightings :func:`structure_grey` chooses among (250), about 4° apart.
+_GREY_DIRECTIONS = _octant(2000)
+#: The share of a colour's figures (their band-passed energy in the grey that shows them
+#: best) under which the eye's grey is given up for one that shows every colour: a yellow
+#: figure on pale paper keeps 0.10-0.15 of it (stitch, sticker, pebble); the sample sets'
+#: colours all keep 0.5 or more, and 9 of the 78 banks of the regression's 52 styles
+#: have a colour under 0.25.
+GREY_KEPT_MIN = 0.25
+#: The lamps a grey must show every figure under: the warmest the recogniser models,
+#: none, and the coolest (each as gains on B, G, R).
+_GREY_LAMPS = (kelvin_gains(2500), np.ones(3), kelvin_gains(10000))
 #: Blur applied to every patch before matching (in patch pixels).
 STRUCTURE_BLUR = 1.0
 #: The coarse layout taken away before matching (see :func:`structure_vectors`).
@@ -88,6 +120,9 @@ class TemplateBank:
     turn: np.ndarray  # T float: degrees the face is turned by (counter-clockwise)
     core: np.ndarray  # T bool
     align: dict[tuple[int, float], np.ndarray]
+    #: the weights (B, G, R) that make a patch's pixels the grey its structure is read
+    #: in (:func:`structure_grey`)
+    grey: np.ndarray
     #: the core templates' cuts (C×P×P×3 uint8, in the order of ``np.flatnonzero(core)``),
     #: kept so that templates made from the same cuts softened (vision.token_blur) need
     #: not list and cut every face in every turn again
@@ -231,7 +266,7 @@ CORE_OFF_MAX = 0.1
 
 
 def figure_inks(
-    labels: Sequence[Label], faces: np.ndarray, mask: np.ndarray
+    labels: Sequence[Label], faces: np.ndarray, bank: TemplateBank
 ) -> tuple[frozenset[Colour], ...]:
     """The set's colours by the ink their figures are printed in: one class where every
     colour prints alike, else the colours printed like the first and the rest.
@@ -243,7 +278,7 @@ def figure_inks(
     other motif where the motifs differ. Learnt from the faces: each face less the mean
     of its colour's faces (what is that motif's own, in that colour), correlated with the
     same motif's in another colour (:data:`INKS_APART`). ``faces`` are the labels' faces
-    upright (L×P×P×3), ``mask`` the patch's pixels that count."""
+    upright (L×P×P×3), ``bank`` the one the tiles are matched in."""
     tiles = {label.tile: m for m, label in enumerate(labels) if label.tile is not None}
     colours = list(dict.fromkeys(t.colour for t in tiles))
     figures: dict[Tile, np.ndarray] = {}
@@ -251,7 +286,7 @@ def figure_inks(
         alike_faces = [t for t in tiles if t.colour == colour and t.heart == heart]
         if len(alike_faces) < 2:
             continue
-        bands = band_pass(faces[[tiles[t] for t in alike_faces]])[:, mask]
+        bands = band_pass(faces[[tiles[t] for t in alike_faces]], bank.grey)[:, bank.mask]
         bands -= bands.mean(axis=0)
         for t, band in zip(alike_faces, bands, strict=True):
             figures[t] = band / max(float(np.linalg.norm(band)), 1e-6)
@@ -297,18 +332,23 @@ def build_model(tileset: TileSet, config: VisionConfig) -> AppearanceModel:
     groups = tuple(tuple(i for i, g in enumerate(group_of) if g == name) for name in group_names)
     upright = [rectify(flatten_alpha(f), full_quad(f.shape[1], f.shape[0]), patch) for f in faces]
     colour_templates = np.stack(upright).astype(np.float32)
-    inks = figure_inks(labels, colour_templates, patch_mask(patch, tileset.tile_shape == "round"))
-    core = colour_core(labels, colour_templates) if tileset.tile_shape == "round" else None
     banks = {}
     for round_ in (False, True):
         members = [i for i, r in enumerate(round_flags) if r == round_]
         if members:
+            grey = structure_grey(
+                colour_templates, _kinds(labels, members), patch_mask(patch, round_)
+            )
             banks[round_] = _bank(
                 [faces[i] for i in members],
                 [group_names.index(group_of[i]) for i in members],
                 round_,
+                grey,
                 config,
             )
+    round_tiles = tileset.tile_shape == "round"
+    inks = figure_inks(labels, colour_templates, banks[round_tiles])
+    core = colour_core(labels, colour_templates) if round_tiles else None
     return AppearanceModel(
         tileset=tileset,
         config=config,
@@ -367,26 +407,73 @@ def _runs(groups: np.ndarray) -> tuple[tuple[int, slice | np.ndarray], ...]:
     return tuple(out)
 
 
-def band_pass(patches: np.ndarray) -> np.ndarray:
-    """Band-passed grey images (N×S×S) of BGR patches (N×S×S×3), any square size S.
+def band_pass(patches: np.ndarray, grey: np.ndarray) -> np.ndarray:
+    """Band-passed grey images (N×S×S) of BGR patches (N×S×S×3), any square size S,
+    their pixels made grey by the weights ``grey`` (B, G, R; see :func:`structure_grey`).
 
     Most faces are a pale figure on a ground (or the reverse); in plain grey every
     such face correlates well with every other. Taking away most of the coarse
     light-dark layout (a wide blur) leaves the outlines and details that tell a monk
     from a garlic bulb, while the fine blur forgives a pixel of misalignment.
     """
-    grey = patches[..., :3].astype(np.float32) @ np.array([0.114, 0.587, 0.299], np.float32)
-    size = grey.shape[1]
+    flat = patches[..., :3].astype(np.float32) @ grey
+    size = flat.shape[1]
     fine, coarse = _blur_matrix(size, STRUCTURE_BLUR), _blur_matrix(size, COARSE_BLUR)
-    return fine @ grey @ fine.T - COARSE_WEIGHT * (coarse @ grey @ coarse.T)
+    return fine @ flat @ fine.T - COARSE_WEIGHT * (coarse @ flat @ coarse.T)
 
 
-def structure_vectors(patches: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Zero-mean, unit-norm :func:`band_pass` vectors of patches over ``mask`` (N×D)."""
-    vectors = band_pass(patches)[:, mask]
+def structure_vectors(patches: np.ndarray, bank: TemplateBank) -> np.ndarray:
+    """Zero-mean, unit-norm :func:`band_pass` vectors of patches over ``bank``'s mask
+    and in its grey (N×D)."""
+    return _unit_structure(patches, bank.mask, bank.grey)
+
+
+def _unit_structure(patches: np.ndarray, mask: np.ndarray, grey: np.ndarray) -> np.ndarray:
+    vectors = band_pass(patches, grey)[:, mask]
     vectors -= vectors.mean(axis=1, keepdims=True)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return vectors / np.maximum(norms, 1e-6)
+
+
+def structure_grey(
+    faces: np.ndarray, kinds: Sequence[Sequence[int]], mask: np.ndarray
+) -> np.ndarray:
+    """The weights (B, G, R) that turn a face's pixels into the grey its structure is
+    matched in: the eye's grey, unless it all but hides some kind of face's figure.
+
+    A figure stands out from its ground by lightness in some sets and by hue in others:
+    in the grey of the eye (0.11 B + 0.59 G + 0.30 R) a yellow figure on pale paper
+    differs by its blue alone and all but vanishes (stitch's yellow keeps 0.12 of what
+    its best grey shows, in band-passed grey), and then a yellow face reads as any
+    motif: of the tiles found but misread over the regression's 52 styles (session 39),
+    yellow ones had the motif wrong two to three times as often as any other colour.
+
+    The figures' band-passed energy under weights w is wᵀ C w, C the 3×3 covariance of
+    the band-passed channels over a kind's faces (``kinds``: lists of rows of ``faces``,
+    one colour's tiles each). Where the eye's grey keeps under :data:`GREY_KEPT_MIN` of
+    some kind's best, the weights taken are those, among :data:`_GREY_DIRECTIONS`, under
+    which the weakest kind shows most under the worst of :data:`_GREY_LAMPS` (a warm lamp
+    dims blue to less than half); they keep the eye's grey's length, so that band-passed
+    values stay on its scale. Elsewhere the eye's grey stays: another grey moves every
+    score a little, and a set whose every figure shows gains nothing from that but chance.
+    """
+    axes = np.eye(3, dtype=np.float32)
+    channels = np.stack([band_pass(faces, axis)[:, mask] for axis in axes], axis=-1)
+    channels -= channels.mean(axis=1, keepdims=True)
+    eye = EYE_GREY / np.linalg.norm(EYE_GREY)
+    energies, kept = [], []
+    for rows in kinds:
+        part = channels[list(rows)]
+        covariance = np.einsum("fdi,fdj->ij", part, part) / (part.shape[0] * part.shape[1])
+        for lamp in _GREY_LAMPS:
+            lit = _GREY_DIRECTIONS * lamp
+            energies.append(np.einsum("ni,ij,nj->n", lit, covariance, lit))
+        best = float(np.linalg.eigvalsh(covariance)[-1])
+        kept.append(float(eye @ covariance @ eye) / best if best > 0 else 1.0)
+    if not energies or min(kept) >= GREY_KEPT_MIN:
+        return EYE_GREY
+    best = _GREY_DIRECTIONS[int(np.argmax(np.min(energies, axis=0)))]
+    return (best * np.linalg.norm(EYE_GREY)).astype(np.float32)
 
 
 @functools.lru_cache(maxsize=8)
@@ -405,8 +492,26 @@ def _blur_matrix(size: int, sigma: float) -> np.ndarray:
     return locked(matrix)
 
 
+def _kinds(labels: Sequence[Label], members: Sequence[int]) -> list[list[int]]:
+    """The kinds of face among ``members`` whose figures :func:`structure_grey` must
+    show: each colour's tiles together. Tokens have no say: a token is told by its
+    colour and by face from back, and where their faces had a say (a yellow token drawn
+    on white) a bank's new grey lost whole rows of backs on a red gingham cloth
+    (diagonal and sticker seed 7 #3) and on clock's photos, for no tile gained."""
+    kinds: dict[object, list[int]] = {}
+    for m in members:
+        tile = labels[m].tile
+        if tile is not None:
+            kinds.setdefault(tile.colour, []).append(m)
+    return list(kinds.values())
+
+
 def _bank(
-    faces: list[np.ndarray], groups: list[int], round_: bool, config: VisionConfig
+    faces: list[np.ndarray],
+    groups: list[int],
+    round_: bool,
+    grey: np.ndarray,
+    config: VisionConfig,
 ) -> TemplateBank:
     patch = config.patch_px
     if round_:
@@ -432,10 +537,10 @@ def _bank(
                     turn_of.append(float(turn))
                     core.append(extra == 0.0 and scale == 1.0)
     stack = np.stack(patches)
-    vectors = structure_vectors(stack, mask)
+    vectors = _unit_structure(stack, mask, grey)
     group_arr, turn_arr, core_arr = np.array(group_index), np.array(turn_of), np.array(core)
     core_cuts = locked(stack[core_arr])
-    bands = band_pass(core_cuts)
+    bands = band_pass(core_cuts, grey)
     align: dict[tuple[int, float], np.ndarray] = {}
     for key in sorted(
         set(zip(group_arr[core_arr].tolist(), turn_arr[core_arr].tolist(), strict=True))
@@ -452,6 +557,7 @@ def _bank(
         turn=turn_arr,
         core=core_arr,
         align=align,
+        grey=locked(grey),
         core_cuts=core_cuts,
     )
 

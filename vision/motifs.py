@@ -75,15 +75,17 @@ def motif_pairs(
     size = mask.shape[0]
     groups = [g for g in range(len(model.groups)) if not token_groups[g]]
     inks = model.inks
-    split = _hearts_move_figures(model, groups, inks)
+    split = _hearts_move_figures(model, groups, inks, bank.grey)
     bands = {
-        (g, ink, side): band_pass(model.colour_templates[list(members)].mean(axis=0)[None])[0]
+        (g, ink, side): band_pass(
+            model.colour_templates[list(members)].mean(axis=0)[None], bank.grey
+        )[0]
         for g in groups
         for ink in range(len(inks))
         for side, members in enumerate(_sides(model, g, split, inks[ink]))
     }
     faces = {
-        (g, ink): band_pass(model.colour_templates[list(members)])
+        (g, ink): band_pass(model.colour_templates[list(members)], bank.grey)
         for g in groups
         for ink in range(len(inks))
         if (members := _sides(model, g, split, inks[ink])[0])
@@ -189,7 +191,10 @@ def _colour(model: AppearanceModel, member: int) -> Colour | None:
 
 
 def _hearts_move_figures(
-    model: AppearanceModel, groups: list[int], inks: tuple[frozenset[Colour], ...]
+    model: AppearanceModel,
+    groups: list[int],
+    inks: tuple[frozenset[Colour], ...],
+    grey: np.ndarray,
 ) -> bool:
     """Whether a heart changes each motif's face differently (its twins differ unlike
     from motif to motif: the mean correlation of the groups' band-passed differences
@@ -204,7 +209,7 @@ def _hearts_move_figures(
         sides = _sides(model, g, True, ink)
         if len(sides) == 3:
             plain, hearts = (model.colour_templates[list(side)].mean(axis=0) for side in sides[1:])
-            change = (band_pass(hearts[None]) - band_pass(plain[None])).ravel()
+            change = (band_pass(hearts[None], grey) - band_pass(plain[None], grey)).ravel()
             changes.append(change / max(float(np.linalg.norm(change)), 1e-6))
     if len(changes) < 2:
         return False

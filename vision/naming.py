@@ -662,7 +662,6 @@ def _alike_turns(
     turn for a five-pointed star, none for a crescent. Learnt from the tile set."""
     if model.round is None:
         return {}
-    mask = model.round.mask
     step = config.round_rotation_step_deg
     # the template steps, and every whole fraction of a turn a figure may repeat after
     # (a five-pointed star's 72° fall between steps)
@@ -675,7 +674,7 @@ def _alike_turns(
             continue
         faces = model.colour_templates[plain]
         turned = np.stack([upright(face, turn) for face in faces for turn in (0.0, *turns)])
-        vectors = structure_vectors(turned, mask).reshape(len(faces), len(turns) + 1, -1)
+        vectors = structure_vectors(turned, model.round).reshape(len(faces), len(turns) + 1, -1)
         agreement = np.einsum("fd,ftd->ft", vectors[:, 0], vectors[:, 1:]).min(axis=0)
         found = tuple(float(t) for t, a in zip(turns, agreement, strict=True) if a >= _ALIKE)
         if found:
@@ -701,10 +700,12 @@ def _alike_quarter_turns(
         if not plain or model.labels[members[0]].tile is None:
             continue
         faces = model.colour_templates[plain].astype(np.float32)
-        own = _unit(band_pass(faces)[:, mask])  # F×D
+        own = _unit(band_pass(faces, model.square.grey)[:, mask])  # F×D
         found = []
         for quarter in (1, 2, 3):
-            bands = band_pass(np.ascontiguousarray(np.rot90(faces, -quarter, axes=(1, 2))))
+            bands = band_pass(
+                np.ascontiguousarray(np.rot90(faces, -quarter, axes=(1, 2))), model.square.grey
+            )
             slid = np.stack([np.roll(bands, step, axis=(1, 2))[:, mask] for step in slides])
             agreement = np.einsum("fd,sfd->sf", own, _unit(slid)).max(axis=0).min()
             if agreement >= config.sure_tile_min:

@@ -95,7 +95,7 @@ def blurred_bank(bank: TemplateBank) -> BlurredBank:
             [
                 structure_vectors(
                     np.stack([cv2.GaussianBlur(c, (0, 0), blur) if blur > 0 else c for c in cuts]),
-                    bank.mask,
+                    bank,
                 )
                 for blur in BLURS
             ]
@@ -183,7 +183,7 @@ def _patch_blurs(scoring: Scoring, bank: TemplateBank, clear: list[Scored]) -> l
     pixels). A round piece's own face is looked at a turn step either way; a square
     one's in the quarter turn it was read in (its small extra turns are the core's)."""
     blurred = blurred_bank(bank)
-    vectors = structure_vectors(np.stack([s.patch for s in clear]), bank.mask)
+    vectors = structure_vectors(np.stack([s.patch for s in clear]), bank)
     reach = scoring.config.round_rotation_step_deg * 1.01 if bank.round else 45.0
     out = []
     for vector, s in zip(vectors, clear, strict=True):
@@ -275,7 +275,7 @@ def read_blurred(scoring: Scoring, pieces: list[Scored], judges: list[Scored]) -
     )
     out = list(pieces)
     for level, batch in levels.items():
-        vectors = structure_vectors(np.stack([pieces[i].patch for i in batch]), bank.mask)
+        vectors = structure_vectors(np.stack([pieces[i].patch for i in batch]), bank)
         # a token's face can gain at most its sharp match over what blur keeps of it:
         # the pieces that cannot pass their reading so are left out of the whole product
         sharp = vectors @ blurred.rows[0, tokens].T

@@ -52,7 +52,7 @@ def finest_token_sizes(
     for moves in (_resized, _shifted, _resized_finely):
         tries = [moves(q) for q in best]
         flat = [c for t in tries for c in t]
-        vectors = structure_vectors(pyramid.rectify_many(flat, patch_px), bank.mask)
+        vectors = structure_vectors(pyramid.rectify_many(flat, patch_px), bank)
         scores = (vectors @ columns).max(axis=1)
         start = 0
         for k, t in enumerate(tries):

@@ -34,7 +34,7 @@ def rim_pattern(bank: TemplateBank) -> np.ndarray:
     centre = (size - 1) / 2
     disc = (np.hypot(xs - centre, ys - centre) <= size / 2).astype(np.float32)
     patch = np.repeat(disc[None, :, :, None], 3, axis=3) * _DISC_CONTRAST
-    vector = band_pass(patch)[0][bank.mask]
+    vector = band_pass(patch, bank.grey)[0][bank.mask]
     vector -= vector.mean()
     return vector / np.linalg.norm(vector)
 
@@ -92,7 +92,7 @@ def faces_told_from_backs(scoring: Scoring, pieces: list[Scored]) -> list[Scored
     if not tied or bank is None:
         return pieces
     pattern, sides, columns = _rim_free_sides(bank, scoring.token_groups)
-    plain = structure_vectors(np.stack([pieces[i].patch for i in tied]), bank.mask)
+    plain = structure_vectors(np.stack([pieces[i].patch for i in tied]), bank)
     rim_free = without(plain, pattern) @ columns
     groups = bank.group[sides]
     out = list(pieces)

@@ -52,7 +52,7 @@ def test_screening_finds_the_same_two_best_groups_as_the_full_product(
     screen = bank.screen(core_only)
     assert screen is not None
     n_groups = len(recogniser.model.groups)
-    vectors = structure_vectors(_patches(recogniser, round_, 60), bank.mask)
+    vectors = structure_vectors(_patches(recogniser, round_, 60), bank)
     plain, plain_turn = _group_bests(vectors, bank, n_groups, core_only)
     screened, screened_turn = _screened_group_bests(vectors, screen, n_groups, None)
     top = np.argsort(-plain, axis=1)[:, :2]
@@ -68,7 +68,7 @@ def test_screening_leaves_out_groups_that_are_not_allowed(round_recogniser):
     bank = round_recogniser.model.round
     n_groups = len(round_recogniser.model.groups)
     allowed = np.array([name.startswith("token") for name in round_recogniser.model.group_names])
-    vectors = structure_vectors(_patches(round_recogniser, True, 20), bank.mask)
+    vectors = structure_vectors(_patches(round_recogniser, True, 20), bank)
     plain, _ = _group_bests(vectors, bank, n_groups, False)
     plain[:, ~allowed] = -1.0
     screened, _ = _screened_group_bests(vectors, bank.screen(False), n_groups, allowed)
@@ -110,7 +110,7 @@ def test_group_bests_read_each_group_as_a_gather_of_its_columns_would(
     recogniser = round_recogniser if round_ else square_recogniser
     bank = recogniser.model.bank(round_)
     n_groups = len(recogniser.model.groups)
-    vectors = structure_vectors(_patches(recogniser, round_, 12), bank.mask)
+    vectors = structure_vectors(_patches(recogniser, round_, 12), bank)
     vectors[:3] = np.round(vectors[:3], 1)  # ties between templates
     for core_only in (True, False):
         templates, groups, turns = bank.columns(core_only)

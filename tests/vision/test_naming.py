@@ -53,12 +53,13 @@ def test_a_coin_toss_on_an_empty_table_is_no_tile(button: Recogniser):
 def test_a_grey_die_whose_pips_fit_a_figure_is_no_tile():
     # the regression's empty set, sticker's photo 5: a white die on the bare table read
     # as a purple vampire (confidence 0.50), though the share of its variation that
-    # was colour was a fiftieth of the face's
+    # was colour was a fiftieth of the face's; it was turned down for that ("no
+    # colour") until session 39, since when sticker's structure is read in a grey that
+    # shows its yellow figures and the die matches no face (the rule's own tests are
+    # those of `colour_shown` in test_colour)
     sticker = Recogniser(check_set("sticker"))
     photo = empty_table_photo(sticker.tileset, 2024, 2, 5)
-    result = sticker.detect(photo.image)
-    assert result.tiles == ()
-    assert any(r.reason.startswith("no colour") for r in result.rejected)
+    assert sticker.detect(photo.image).tiles == ()
 
 
 def test_of_two_pieces_read_as_one_tile_the_one_showing_its_heart_keeps_it():
