@@ -80,6 +80,13 @@ BRIGHTNESS_CLOSE, BRIGHTNESS_MARGIN = 1.5, 0.3
 #: A piece whose best face leaves more than this share of its variance unexplained was
 #: probably cut off its place (shifted, or with table round it): it is searched for.
 POOR_FIT = 0.5
+#: A frame's lamp is learnt from its tiles alone (a frame's ``leaders``) where at least
+#: this many of them fit a face clearly under the lamp all its pieces give: their best face
+#: leaves under :data:`CLEAR_FIT` of their variance unexplained (see :class:`FrameColours`).
+#: Tiles read right fit at 0.11-0.18 even under a lamp their tokens pulled aside (doily
+#: seed 2024 #13); an empty table's print and dice at 0.33-0.57 (moonrise's empty #3).
+LEADERS_MIN = 3
+CLEAR_FIT = 0.25
 #: A piece whose best face (by the free fit) shows in it at under this share of the frame's
 #: brightness scale holds that face's figure only by chance: a white token whose figure is
 #: white too, its faint tint explained by a coloured face where the lamp is a little off
@@ -1049,10 +1056,22 @@ class FrameColours:
         gains: np.ndarray | None = None,
         beyond: list[np.ndarray | None] | None = None,
         twins: list[np.ndarray] | None = None,
+        leaders: np.ndarray | None = None,
     ) -> None:
         """``beyond`` (optional): each piece cut :data:`BEYOND_MARGIN` wider, upright like
         its patch (None: not known); where given, the piece's faces are fitted with its
-        edge mixed with what lies there (:func:`edge_mixed_residuals`)."""
+        edge mixed with what lies there (:func:`edge_mixed_residuals`).
+
+        ``leaders`` (optional, a flag per piece): the pieces that alone set the lamp
+        where enough of them fit their faces clearly (:data:`LEADERS_MIN`); whether they
+        did is kept in :attr:`led`. Tokens, the smaller pieces, can mislead the lamp: a
+        token's edge, which a set that carries its colour at the edge keeps in its mask,
+        is much of it, and the table blurred into it there (a dark brown cloth) asked
+        for a far warmer lamp than the tiles did (doily seed 2024 #13: ten tokens
+        outweighed fifteen tiles, and five tiles were read a colour off, reds as purples
+        and purples as blues; fitted with their edge mixed with the cloth, the tokens
+        too fit the tiles' lamp better). Where too few tiles fit clearly (an empty
+        table's print and dice), every piece has its say."""
         beyond = None if beyond is None else list(beyond)
         self.mask = mask
         self.twins = twins
@@ -1070,9 +1089,15 @@ class FrameColours:
         table = FitTable(
             small, member_templates, half_mask(mask), face_pixels=[f.pixels for f in self.faces]
         )
+        self.led = False
         if gains is None:
             weights = np.ones(len(patches)) if weights is None else np.asarray(weights, float)
             gains = _fit_lamp(table, kelvins, weights) if patches else np.ones(3)
+            if leaders is not None and patches:
+                clear = leaders & (table.residuals(gains).min(axis=1) < CLEAR_FIT)
+                self.led = int(clear.sum()) >= LEADERS_MIN
+                if self.led:
+                    gains = _fit_lamp(table, kelvins, np.where(leaders, weights, 0.0))
         self.gains = np.asarray(gains, np.float64)
         free = table.residuals(self.gains)  # N×M
         self.scale = frame_scale(table, self.gains, free)

@@ -10,6 +10,7 @@ so where the pieces of a set coloured in a frame round its edge are cut
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 
@@ -107,6 +108,7 @@ class Naming:
     ) -> None:
         self.model = model
         self.config = config
+        self.token_groups = token_groups
         # one array of faces per group, shared by its pieces (the colour stage reduces
         # each array once and remembers it)
         self.member_faces = {
@@ -200,13 +202,13 @@ class Naming:
         gains = np.ones(3)
         results: dict[int, tuple[int, float]] = {}
         where_of: dict[int, tuple[FrameColours, int]] = {}
-        for round_ in (False, True):
+        tiles_lamp = None
+        for round_ in (False, True):  # square tiles first: they may set the tokens' lamp
             subset = [i for i, s in enumerate(chosen) if s.candidate.round == round_]
             if not subset:
                 continue
             patches = [upright(chosen[i].patch, chosen[i].turn) for i in subset]
             members = [self.member_faces[chosen[i].group] for i in subset]
-            weights = np.array([max(chosen[i].score, 0.05) for i in subset])
             around = None
             if beyond is not None and self.edge_coloured[round_]:
                 around = [
@@ -217,12 +219,13 @@ class Naming:
                 patches,
                 members,
                 masks[round_],
-                self.config.illuminant_kelvins,
-                weights,
                 beyond=around,
                 twins=[self.heart_twins[chosen[i].group] for i in subset],
+                **self.lamp_inputs([chosen[i] for i in subset], tiles_lamp),
             )
             gains = frame.gains
+            if frame.led:
+                tiles_lamp = gains
             where = {i: (frame, k) for k, i in enumerate(subset)}
             if round_:
                 where.update(self.turned_alike(chosen, subset, frame, masks[round_]))
@@ -370,18 +373,24 @@ class Naming:
         its member's face leaves unexplained, under the lamp ``chosen`` give (as
         :meth:`colour` estimates it, but without the edge-mixed fit)."""
         out = np.full(len(readings), np.nan)
+        if not readings:
+            return out
+        tiles_lamp = None
         for round_ in (False, True):
             subset = [s for s in chosen if s.candidate.round == round_]
             wanted = [k for k, r in enumerate(readings) if r.candidate.round == round_]
-            if not subset or not wanted:
+            if not subset:
                 continue
             lamp = FrameColours(
                 [upright(s.patch, s.turn) for s in subset],
                 [self.member_faces[s.group] for s in subset],
                 self.colour_masks[round_],
-                self.config.illuminant_kelvins,
-                np.array([max(s.score, 0.05) for s in subset]),
+                **self.lamp_inputs(subset, tiles_lamp),
             )
+            if lamp.led:
+                tiles_lamp = lamp.gains
+            if not wanted:
+                continue
             asked = FrameColours(
                 [upright(readings[k].patch, readings[k].turn) for k in wanted],
                 [self.member_faces[readings[k].group] for k in wanted],
@@ -390,6 +399,21 @@ class Naming:
             )
             out[wanted] = asked.residuals.min(axis=1)
         return out
+
+    def lamp_inputs(self, pieces: list[Scored], tiles_lamp: np.ndarray | None) -> dict[str, Any]:
+        """What :class:`FrameColours` learns the lamp of ``pieces`` (of one shape) from:
+        each piece's say, its structure score, the tiles leading (see its ``leaders``);
+        tokens with no tile of their shape take ``tiles_lamp``, the lamp the square tiles
+        led (None: learnt from the tokens). A square set's tokens are round: alone in
+        their frame they would learn the lamp from their edges too."""
+        tiles = ~self.token_groups[[s.group for s in pieces]]
+        if tiles_lamp is not None and not tiles.any():
+            return {"gains": tiles_lamp}
+        return {
+            "kelvins": self.config.illuminant_kelvins,
+            "weights": np.array([max(s.score, 0.05) for s in pieces]),
+            "leaders": tiles,
+        }
 
     def wider_cuts(self, chosen: list[Scored], pyramid: Pyramid) -> list[np.ndarray | None] | None:
         """Each piece of a shape whose colour lies at the edge (:attr:`edge_coloured`) cut
