@@ -379,7 +379,7 @@ class Naming:
         for round_ in (False, True):
             subset = [s for s in chosen if s.candidate.round == round_]
             wanted = [k for k, r in enumerate(readings) if r.candidate.round == round_]
-            if not subset:
+            if not subset or (round_ and not wanted):  # the square lamp may serve tokens
                 continue
             lamp = FrameColours(
                 [upright(s.patch, s.turn) for s in subset],
